@@ -1,0 +1,74 @@
+"""What an assertion module sees of its dataset while planning, and what it hands back."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from pyspark.sql import Column, DataFrame, SparkSession
+from pyspark.sql import functions as F
+
+from airflow_dq.core.sources import Source
+from airflow_dq.engine.errors import NotEvaluable
+
+
+@dataclass
+class Outcome:
+    """What a check concluded; the runner adds identity, severity and timing."""
+
+    status: str
+    actual: Any = None
+    expected: str | None = None
+    failing_rows: int | None = None
+    total_rows: int | None = None
+    message: str | None = None
+    details: dict = field(default_factory=dict)
+
+
+@dataclass
+class Pending:
+    """A check that needs aggregate values from the dataset's fused scan before it can conclude.
+
+    ``aggregates`` maps local names to aggregate Columns; ``finish`` receives the computed values under the
+    same names. Identical expressions requested by different assertions are computed once.
+    """
+
+    aggregates: dict[str, Column]
+    finish: Callable[[dict[str, Any]], Outcome]
+
+
+@dataclass
+class Dataset:
+    entity: str
+    source: Source
+    df: DataFrame
+    spark: SparkSession
+    reference_time: Any  # datetime with tzinfo
+    _filters: dict = field(default_factory=dict)
+
+    @property
+    def schema(self):
+        return self.df.schema
+
+    def scope(self, sql_filter: str | None) -> Column:
+        """A boolean Column selecting the rows an assertion looks at; a NULL filter result excludes the row."""
+        if not sql_filter:
+            return F.lit(True)
+        if sql_filter not in self._filters:
+            try:
+                col = F.expr(sql_filter)
+                self.df.where(col)  # eager analysis: no Spark job, catches parse and column errors
+            except Exception as exc:  # pyspark's AnalysisException/ParseException and py4j errors
+                self._filters[sql_filter] = NotEvaluable(f"invalid filter {sql_filter!r}: {first_line(exc)}")
+            else:
+                self._filters[sql_filter] = F.coalesce(col.cast("boolean"), F.lit(False))
+        value = self._filters[sql_filter]
+        if isinstance(value, NotEvaluable):
+            raise value
+        return value
+
+
+def first_line(exc: BaseException) -> str:
+    text = str(exc).strip() or type(exc).__name__
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    return lines[0][:500] if lines else text[:500]

@@ -1,0 +1,37 @@
+"""Field-values assertions: every row's value must satisfy a condition, up to a failure threshold."""
+
+from __future__ import annotations
+
+from pyspark.sql import functions as F
+
+from airflow_dq.core.assertions import Assertion
+from airflow_dq.engine.columns import find_field, quoted
+from airflow_dq.engine.context import Dataset, Outcome, Pending
+from airflow_dq.engine.predicates import predicate
+
+
+def prepare(a: Assertion, ds: Dataset) -> Pending:
+    field = find_field(ds.schema, a.field)
+    col = F.col(quoted(field.name))
+    passes = predicate(a.condition, col, field, ds.spark)
+    scope = ds.scope(a.filter)
+    if a.exclude_nulls and a.condition.type not in ("is_null", "is_not_null"):
+        scope = scope & col.isNotNull()
+    failing = F.count(F.when(scope & ~F.coalesce(passes, F.lit(False)), F.lit(1)))
+    total = F.count(F.when(scope, F.lit(1))) if (a.filter or a.exclude_nulls) else F.count(F.lit(1))
+    threshold = a.failure_threshold
+    expected = f"{a.condition.describe()}; {threshold.describe()}"
+
+    def finish(values: dict) -> Outcome:
+        bad, rows = values["failing"], values["total"]
+        ok = threshold.allows(bad, rows)
+        return Outcome(
+            "pass" if ok else "fail",
+            actual=bad,
+            expected=expected,
+            failing_rows=bad,
+            total_rows=rows,
+            details={"failing_percentage": (bad * 100.0 / rows) if rows else 0.0},
+        )
+
+    return Pending({"failing": failing, "total": total}, finish)

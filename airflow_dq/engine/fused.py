@@ -1,0 +1,74 @@
+"""One aggregation job per dataset for every aggregate any assertion needs.
+
+Expressions are de-duplicated by their text, so two assertions asking for the same count share one
+aggregate. If the fused job cannot be analysed or fails at run time, the scan falls back to evaluating
+each assertion's aggregates on their own so a single bad assertion is reported as ``error`` and the
+others still get their values.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from pyspark.sql import Column, DataFrame
+
+from airflow_dq.engine.context import first_line
+
+log = logging.getLogger(__name__)
+
+
+class FusedScan:
+    def __init__(self, df: DataFrame):
+        self.df = df
+        self._by_text: dict[str, str] = {}  # expression text -> output alias
+        self._columns: dict[str, Column] = {}  # alias -> aggregate Column
+        self._owners: dict[str, dict[str, str]] = {}  # owner -> {local name -> alias}
+        self.jobs_run = 0
+        self.fallback_used = False
+
+    def request(self, owner: str, aggregates: dict[str, Column]) -> None:
+        mapping = {}
+        for local, column in aggregates.items():
+            text = str(column)
+            alias = self._by_text.get(text)
+            if alias is None:
+                alias = f"_a{len(self._columns)}"
+                self._by_text[text] = alias
+                self._columns[alias] = column
+            mapping[local] = alias
+        self._owners[owner] = mapping
+
+    def run(self) -> tuple[dict[str, dict[str, Any]], dict[str, str]]:
+        """Compute every requested aggregate. Returns (values per owner, error message per failed owner)."""
+        if not self._columns:
+            return {}, {}
+        try:
+            row = self._collect(list(self._columns))
+        except Exception as exc:  # analysis or runtime failure of the fused job: isolate the culprit(s)
+            log.warning("fused aggregation failed (%s); evaluating assertions one by one", first_line(exc))
+            self.fallback_used = True
+            return self._run_isolated()
+        return {owner: {local: row[alias] for local, alias in m.items()} for owner, m in self._owners.items()}, {}
+
+    def _collect(self, aliases: list[str]) -> dict[str, Any]:
+        exprs = [self._columns[a].alias(a) for a in aliases]
+        frame = self.df.agg(*exprs)
+        self.jobs_run += 1
+        return frame.collect()[0].asDict()
+
+    def _run_isolated(self) -> tuple[dict[str, dict[str, Any]], dict[str, str]]:
+        values: dict[str, dict[str, Any]] = {}
+        errors: dict[str, str] = {}
+        for owner, mapping in self._owners.items():
+            try:
+                row = self._collect(sorted(set(mapping.values())))
+            except Exception as exc:
+                errors[owner] = first_line(exc)
+                continue
+            values[owner] = {local: row[alias] for local, alias in mapping.items()}
+        return values, errors
+
+    @property
+    def size(self) -> int:
+        return len(self._columns)

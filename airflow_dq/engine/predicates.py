@@ -1,0 +1,96 @@
+"""Row-level predicates of field-values assertions as Spark Columns, with type checks up front."""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+
+from pyspark.sql import Column, SparkSession
+from pyspark.sql import functions as F
+from pyspark.sql import types as T
+
+from airflow_dq.core.conditions import Condition
+from airflow_dq.engine.columns import is_numeric, is_string, require_numeric, require_string
+from airflow_dq.engine.errors import NotEvaluable
+
+
+def _literal(value, field: T.StructField, what: str):
+    """The expected value as a literal of the column's kind; refuses values that cannot be compared."""
+    dt = field.dataType
+    if is_numeric(dt):
+        if isinstance(value, bool) or value is None:
+            raise NotEvaluable(f"{what}: {value!r} is not a number (column {field.name!r} is numeric)")
+        if isinstance(value, (int, float)):
+            return value
+        try:
+            return Decimal(str(value).strip()) if isinstance(dt, T.DecimalType) else float(str(value).strip())
+        except (ValueError, InvalidOperation):
+            raise NotEvaluable(f"{what}: {value!r} is not a number (column {field.name!r} is numeric)") from None
+    if is_string(dt):
+        if isinstance(value, (dict, list)):
+            raise NotEvaluable(f"{what}: {value!r} is not a scalar")
+        return value if isinstance(value, str) else str(value)
+    if isinstance(dt, T.BooleanType):
+        if isinstance(value, bool):
+            return value
+        raise NotEvaluable(f"{what}: {value!r} is not a boolean (column {field.name!r} is boolean)")
+    return value
+
+
+def _length_bound(value, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value) or value < 0:
+        raise NotEvaluable(f"{what}: {value!r} is not a non-negative whole number")
+    return int(value)
+
+
+def check_java_regex(spark: SparkSession, pattern: str) -> None:
+    """Compile the pattern with the JVM's regex engine, the one Spark's rlike uses."""
+    if not isinstance(pattern, str):
+        raise NotEvaluable(f"matches_regex: {pattern!r} is not a string")
+    try:
+        spark.sparkContext._jvm.java.util.regex.Pattern.compile(pattern)
+    except Exception as exc:
+        msg = str(exc).split("PatternSyntaxException:")[-1].strip().splitlines()[0]
+        raise NotEvaluable(f"invalid regular expression {pattern!r}: {msg}") from None
+
+
+def predicate(cond: Condition, col: Column, field: T.StructField, spark: SparkSession) -> Column:
+    """A Column true for rows that satisfy the condition (NULL for NULL input, except is_null/is_not_null)."""
+    t = cond.type
+    if t == "is_null":
+        return col.isNull()
+    if t == "is_not_null":
+        return col.isNotNull()
+    if t in ("in", "not_in"):
+        if not isinstance(cond.value, (list, tuple)) or not cond.value:
+            raise NotEvaluable(f"{t}: value must be a non-empty list, got {cond.value!r}")
+        values = [_literal(v, field, t) for v in cond.value]
+        return col.isin(values) if t == "in" else ~col.isin(values)
+    if t in ("equal_to", "not_equal_to"):
+        v = _literal(cond.value, field, t)
+        return col == F.lit(v) if t == "equal_to" else col != F.lit(v)
+    if t in ("greater_than", "greater_than_or_equal_to", "less_than", "less_than_or_equal_to", "between"):
+        require_numeric(field, t)
+        if t == "between":
+            lo, hi = _literal(cond.min, field, "between min"), _literal(cond.max, field, "between max")
+            return (col >= F.lit(lo)) & (col <= F.lit(hi))
+        v = F.lit(_literal(cond.value, field, t))
+        return {"greater_than": col > v, "greater_than_or_equal_to": col >= v,
+                "less_than": col < v, "less_than_or_equal_to": col <= v}[t]
+    if t == "matches_regex":
+        require_string(field, t)
+        check_java_regex(spark, cond.value)
+        # Whole-value match (as Snowflake's RLIKE and most catalog UIs read "matches"), not substring search.
+        return col.rlike("^(?:" + cond.value + ")$")
+    if t == "not_empty":
+        require_string(field, t)
+        return F.length(col) > 0
+    if t in ("length_greater_than", "length_less_than", "length_between"):
+        require_string(field, t)
+        n = F.length(col)
+        if t == "length_between":
+            return (n >= _length_bound(cond.min, "length_between min")) & (n <= _length_bound(cond.max, "length_between max"))
+        bound = _length_bound(cond.value, t)
+        return n > bound if t == "length_greater_than" else n < bound
+    raise NotEvaluable(f"condition {t!r} is not a field-values condition")
+
+

@@ -1,0 +1,27 @@
+"""Volume assertions: the row count (optionally of a filtered subset) against a condition."""
+
+from __future__ import annotations
+
+from pyspark.sql import functions as F
+
+from airflow_dq.core.assertions import Assertion
+from airflow_dq.core.conditions import NotComparable, evaluate_metric
+from airflow_dq.engine.context import Dataset, Outcome, Pending
+from airflow_dq.engine.errors import NotEvaluable
+
+
+def prepare(a: Assertion, ds: Dataset) -> Pending:
+    if (a.metric or "row_count") != "row_count":
+        raise NotEvaluable(f"volume metric {a.metric!r} is not supported (only row_count)")
+    scope = ds.scope(a.filter)
+    count = F.count(F.lit(1)) if not a.filter else F.count(F.when(scope, F.lit(1)))
+
+    def finish(values: dict) -> Outcome:
+        rows = values["rows"]
+        try:
+            ok = evaluate_metric(a.condition, rows)
+        except NotComparable as exc:
+            return Outcome("error", actual=rows, expected=a.condition.describe(), message=str(exc))
+        return Outcome("pass" if ok else "fail", actual=rows, expected=a.condition.describe(), total_rows=rows)
+
+    return Pending({"rows": count}, finish)

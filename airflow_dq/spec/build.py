@@ -1,0 +1,38 @@
+"""Everything the Airflow side and the CLI need to turn a spec + sources into a plan."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from datetime import datetime, timezone
+from typing import Any, Mapping
+
+from airflow_dq.core.assertions import Assertion
+from airflow_dq.core.plan import Plan
+from airflow_dq.spec.errors import SpecError
+from airflow_dq.spec.loader import load_spec, load_spec_data, load_spec_text
+from airflow_dq.spec.sources import resolve_sources
+
+
+def load_any(spec: Any) -> list[Assertion]:
+    """A spec given as a file path, YAML text, a parsed dict, or a list of core Assertions."""
+    if isinstance(spec, list) and all(isinstance(a, Assertion) for a in spec):
+        return spec
+    if isinstance(spec, Mapping):
+        return load_spec_data(dict(spec), file="<spec dict>")
+    if isinstance(spec, (str, os.PathLike)):
+        text = os.fspath(spec)
+        if "\n" not in text and text.strip().lower().endswith((".yml", ".yaml")):
+            return load_spec(text)
+        return load_spec_text(text, file="<inline spec>")
+    raise SpecError(f"spec must be a YAML file path, YAML text or a mapping, got {type(spec).__name__}")
+
+
+def build_plan(assertions: list[Assertion], sources: Mapping[str, Any], *, run_id: str | None = None,
+               reference_time: datetime | None = None, options: dict | None = None) -> Plan:
+    ref = reference_time or datetime.now(timezone.utc)
+    if ref.tzinfo is None:
+        ref = ref.replace(tzinfo=timezone.utc)
+    return Plan(run_id=run_id or uuid.uuid4().hex, reference_time=ref.isoformat(),
+                sources=resolve_sources(assertions, sources), assertions=list(assertions),
+                options=dict(options or {}))

