@@ -18,10 +18,16 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 HOME = pathlib.Path(tempfile.mkdtemp(prefix="airflow_dq_tests_"))
 OL_FILE = HOME / "ol_events.jsonl"
+# dag.test() in Airflow 3.3 only runs DAGs found in a bundle: the dags folder links the test DAGs
+# (tests/dags) and the example DAGs (dags_example) so both can be run in this one process.
+DAGS = HOME / "dags"
+DAGS.mkdir()
+for _src in sorted([*(ROOT / "tests" / "dags").glob("*.py"), *(ROOT / "dags_example").glob("*.py")]):
+    (DAGS / _src.name).symlink_to(_src)
 os.environ.update({
     "AIRFLOW_HOME": str(HOME),
     "AIRFLOW__CORE__LOAD_EXAMPLES": "False",
-    "AIRFLOW__CORE__DAGS_FOLDER": str(ROOT / "dags_example"),
+    "AIRFLOW__CORE__DAGS_FOLDER": str(DAGS),
     "AIRFLOW__OPENLINEAGE__NAMESPACE": "tests",
     "AIRFLOW__OPENLINEAGE__TRANSPORT": json.dumps({"type": "file", "log_file_path": str(OL_FILE), "append": True}),
     "AIRFLOW_CONN_SPARK_DEFAULT": json.dumps({"conn_type": "spark", "host": "local[2]"}),
@@ -46,6 +52,34 @@ def airflow_db():
     """A migrated SQLite metadata DB in the session's AIRFLOW_HOME (only for tests that run dag.test())."""
     migrate_airflow_db()
     return HOME
+
+
+def load_dag(module_file: str | pathlib.Path, dag_id: str):
+    """The DAG object ``dag_id`` from a DAG file (imported once per process)."""
+    import importlib.util
+
+    path = pathlib.Path(module_file).resolve()
+    name = "dagfile_" + path.stem
+    module = sys.modules.get(name)
+    if module is None:
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    for value in vars(module).values():
+        if getattr(value, "dag_id", None) == dag_id and hasattr(value, "test"):
+            return value
+    raise LookupError(f"no DAG {dag_id!r} in {path}")
+
+
+@pytest.fixture(scope="session")
+def dag_runner(airflow_db):
+    """``run(file, dag_id)`` → the finished DagRun of one dag.test() in this process."""
+
+    def run(module_file, dag_id: str, **kwargs):
+        return load_dag(module_file, dag_id).test(**kwargs)
+
+    return run
 
 
 @pytest.fixture(scope="session")

@@ -25,15 +25,26 @@ class Outcome:
     details: dict = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class Agg:
+    """An aggregate with a semantic identity: requests with equal keys are computed once per scan.
+
+    (Column text cannot serve as the key: ``str(count_distinct(x))`` prints as ``count(x)``.)
+    """
+
+    key: str
+    column: Column
+
+
 @dataclass
 class Pending:
     """A check that needs aggregate values from the dataset's fused scan before it can conclude.
 
-    ``aggregates`` maps local names to aggregate Columns; ``finish`` receives the computed values under the
-    same names. Identical expressions requested by different assertions are computed once.
+    ``aggregates`` maps local names to aggregates (an ``Agg`` to share it with other assertions, or a plain
+    Column used by this assertion alone); ``finish`` receives the computed values under the same names.
     """
 
-    aggregates: dict[str, Column]
+    aggregates: dict[str, "Agg | Column"]
     finish: Callable[[dict[str, Any]], Outcome]
 
 

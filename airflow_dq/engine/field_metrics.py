@@ -9,16 +9,29 @@ from pyspark.sql import functions as F
 
 from airflow_dq.core.assertions import Assertion
 from airflow_dq.core.conditions import NotComparable, evaluate_metric
+from airflow_dq.engine.aggregates import count_where, on_column, rows
 from airflow_dq.engine.columns import find_field, quoted, require_numeric, require_string
-from airflow_dq.engine.context import Dataset, Outcome, Pending
+from airflow_dq.engine.context import Agg, Dataset, Outcome, Pending
 from airflow_dq.engine.errors import NotEvaluable
 
-# metric -> (needs, aggregates(col, scope) -> {name: Column}, value(vals) -> metric)
-_Aggs = Callable[[Column, Column], dict[str, Column]]
+# Primitive aggregates over a column `c` within the assertion's scope `s` (the filter, as a boolean Column).
+PRIMITIVES: dict[str, Callable[[Column, Column], Column]] = {
+    "nulls": lambda c, s: count_where(s & c.isNull()),
+    "non_null": lambda c, s: F.count(F.when(s, c)),
+    "distinct": lambda c, s: F.count_distinct(F.when(s, c)),
+    "empty": lambda c, s: count_where(s & (c == F.lit(""))),
+    "min": lambda c, s: F.min(F.when(s, c)),
+    "max": lambda c, s: F.max(F.when(s, c)),
+    "mean": lambda c, s: F.avg(F.when(s, c)),
+    "median": lambda c, s: F.median(F.when(s, c)),
+    "stddev": lambda c, s: F.stddev_samp(F.when(s, c)),
+    "negative": lambda c, s: count_where(s & (c < 0)),
+    "zero": lambda c, s: count_where(s & (c == 0)),
+}
 
 
-def _count_where(cond: Column) -> Column:
-    return F.count(F.when(cond, F.lit(1)))
+def _value(name: str) -> Callable[[dict], Any]:
+    return lambda v: v[name]
 
 
 def _pct(part: str, whole: str) -> Callable[[dict], Any]:
@@ -29,34 +42,30 @@ def _pct(part: str, whole: str) -> Callable[[dict], Any]:
     return value
 
 
-METRICS: dict[str, tuple[str | None, _Aggs, Callable[[dict], Any]]] = {
-    "null_count": (None, lambda c, s: {"nulls": _count_where(s & c.isNull())}, lambda v: v["nulls"]),
-    "null_percentage": (None, lambda c, s: {"nulls": _count_where(s & c.isNull()), "rows": _count_where(s)},
-                        _pct("nulls", "rows")),
-    "unique_count": (None, lambda c, s: {"distinct": F.count_distinct(F.when(s, c))}, lambda v: v["distinct"]),
-    "unique_percentage": (None, lambda c, s: {"distinct": F.count_distinct(F.when(s, c)),
-                                              "non_null": F.count(F.when(s, c))}, _pct("distinct", "non_null")),
-    "empty_count": ("string", lambda c, s: {"empty": _count_where(s & (c == F.lit("")))}, lambda v: v["empty"]),
-    "empty_percentage": ("string", lambda c, s: {"empty": _count_where(s & (c == F.lit(""))), "rows": _count_where(s)},
-                         _pct("empty", "rows")),
-    "min": ("numeric", lambda c, s: {"min": F.min(F.when(s, c))}, lambda v: v["min"]),
-    "max": ("numeric", lambda c, s: {"max": F.max(F.when(s, c))}, lambda v: v["max"]),
-    "mean": ("numeric", lambda c, s: {"mean": F.avg(F.when(s, c))}, lambda v: v["mean"]),
-    "median": ("numeric", lambda c, s: {"median": F.median(F.when(s, c))}, lambda v: v["median"]),
-    "stddev": ("numeric", lambda c, s: {"stddev": F.stddev_samp(F.when(s, c))}, lambda v: v["stddev"]),
-    "negative_count": ("numeric", lambda c, s: {"neg": _count_where(s & (c < 0))}, lambda v: v["neg"]),
-    "negative_percentage": ("numeric", lambda c, s: {"neg": _count_where(s & (c < 0)), "rows": _count_where(s)},
-                            _pct("neg", "rows")),
-    "zero_count": ("numeric", lambda c, s: {"zero": _count_where(s & (c == 0))}, lambda v: v["zero"]),
-    "zero_percentage": ("numeric", lambda c, s: {"zero": _count_where(s & (c == 0)), "rows": _count_where(s)},
-                        _pct("zero", "rows")),
+# metric -> (column kind needed, primitives used, value from the primitives' results)
+METRICS: dict[str, tuple[str | None, tuple[str, ...], Callable[[dict], Any]]] = {
+    "null_count": (None, ("nulls",), _value("nulls")),
+    "null_percentage": (None, ("nulls", "rows"), _pct("nulls", "rows")),
+    "unique_count": (None, ("distinct",), _value("distinct")),
+    "unique_percentage": (None, ("distinct", "non_null"), _pct("distinct", "non_null")),
+    "empty_count": ("string", ("empty",), _value("empty")),
+    "empty_percentage": ("string", ("empty", "rows"), _pct("empty", "rows")),
+    "min": ("numeric", ("min",), _value("min")),
+    "max": ("numeric", ("max",), _value("max")),
+    "mean": ("numeric", ("mean",), _value("mean")),
+    "median": ("numeric", ("median",), _value("median")),
+    "stddev": ("numeric", ("stddev",), _value("stddev")),
+    "negative_count": ("numeric", ("negative",), _value("negative")),
+    "negative_percentage": ("numeric", ("negative", "rows"), _pct("negative", "rows")),
+    "zero_count": ("numeric", ("zero",), _value("zero")),
+    "zero_percentage": ("numeric", ("zero", "rows"), _pct("zero", "rows")),
 }
 
 
 def prepare(a: Assertion, ds: Dataset) -> Pending:
     if a.metric not in METRICS:
         raise NotEvaluable(f"unknown field metric {a.metric!r} (known: {', '.join(METRICS)})")
-    needs, aggregates, value_of = METRICS[a.metric]
+    needs, primitives, value_of = METRICS[a.metric]
     field = find_field(ds.schema, a.field)
     if needs == "numeric":
         require_numeric(field, f"metric {a.metric}")
@@ -64,6 +73,9 @@ def prepare(a: Assertion, ds: Dataset) -> Pending:
         require_string(field, f"metric {a.metric}")
     col = F.col(quoted(field.name))
     scope = ds.scope(a.filter)
+    aggs: dict[str, Agg] = {}
+    for p in primitives:
+        aggs[p] = rows(scope, a.filter) if p == "rows" else on_column(p, field.name, a.filter, PRIMITIVES[p](col, scope))
     expected = a.condition.describe()
 
     def finish(values: dict) -> Outcome:
@@ -72,6 +84,7 @@ def prepare(a: Assertion, ds: Dataset) -> Pending:
             ok = evaluate_metric(a.condition, actual)
         except NotComparable as exc:
             return Outcome("error", expected=expected, message=f"{a.metric}: {exc}", details={"inputs": values})
-        return Outcome("pass" if ok else "fail", actual=actual, expected=expected, details={"metric": a.metric})
+        return Outcome("pass" if ok else "fail", actual=actual, expected=expected,
+                       details={"metric": a.metric, "inputs": values})
 
-    return Pending(aggregates(col, scope), finish)
+    return Pending(aggs, finish)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pyspark.sql import functions as F
 
 from airflow_dq.core.assertions import Assertion
+from airflow_dq.engine.aggregates import count_where, on_column, rows
 from airflow_dq.engine.columns import find_field, quoted
 from airflow_dq.engine.context import Dataset, Outcome, Pending
 from airflow_dq.engine.predicates import predicate
@@ -17,8 +18,11 @@ def prepare(a: Assertion, ds: Dataset) -> Pending:
     scope = ds.scope(a.filter)
     if a.exclude_nulls and a.condition.type not in ("is_null", "is_not_null"):
         scope = scope & col.isNotNull()
-    failing = F.count(F.when(scope & ~F.coalesce(passes, F.lit(False)), F.lit(1)))
-    total = F.count(F.when(scope, F.lit(1))) if (a.filter or a.exclude_nulls) else F.count(F.lit(1))
+    failing = count_where(scope & ~F.coalesce(passes, F.lit(False)))  # specific to this assertion: not shared
+    if a.exclude_nulls and a.condition.type not in ("is_null", "is_not_null"):
+        total = on_column("non_null", field.name, a.filter, count_where(scope))
+    else:
+        total = rows(scope, a.filter)
     threshold = a.failure_threshold
     expected = f"{a.condition.describe()}; {threshold.describe()}"
 

@@ -1,7 +1,7 @@
 """One aggregation job per dataset for every aggregate any assertion needs.
 
-Expressions are de-duplicated by their text, so two assertions asking for the same count share one
-aggregate. If the fused job cannot be analysed or fails at run time, the scan falls back to evaluating
+Aggregates requested as ``Agg`` are de-duplicated by their key, so two assertions asking for the same
+count share one aggregate. If the fused job cannot be analysed or fails at run time, the scan falls back to evaluating
 each assertion's aggregates on their own so a single bad assertion is reported as ``error`` and the
 others still get their values.
 """
@@ -13,7 +13,7 @@ from typing import Any
 
 from pyspark.sql import Column, DataFrame
 
-from airflow_dq.engine.context import first_line
+from airflow_dq.engine.context import Agg, first_line
 
 log = logging.getLogger(__name__)
 
@@ -21,21 +21,22 @@ log = logging.getLogger(__name__)
 class FusedScan:
     def __init__(self, df: DataFrame):
         self.df = df
-        self._by_text: dict[str, str] = {}  # expression text -> output alias
+        self._by_key: dict[str, str] = {}  # Agg key -> output alias
         self._columns: dict[str, Column] = {}  # alias -> aggregate Column
         self._owners: dict[str, dict[str, str]] = {}  # owner -> {local name -> alias}
         self.jobs_run = 0
         self.fallback_used = False
 
-    def request(self, owner: str, aggregates: dict[str, Column]) -> None:
+    def request(self, owner: str, aggregates: dict[str, "Agg | Column"]) -> None:
         mapping = {}
-        for local, column in aggregates.items():
-            text = str(column)
-            alias = self._by_text.get(text)
+        for local, agg in aggregates.items():
+            key = agg.key if isinstance(agg, Agg) else None
+            alias = self._by_key.get(key) if key is not None else None
             if alias is None:
                 alias = f"_a{len(self._columns)}"
-                self._by_text[text] = alias
-                self._columns[alias] = column
+                self._columns[alias] = agg.column if isinstance(agg, Agg) else agg
+                if key is not None:
+                    self._by_key[key] = alias
             mapping[local] = alias
         self._owners[owner] = mapping
 

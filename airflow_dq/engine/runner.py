@@ -7,12 +7,13 @@ import time
 from datetime import datetime, timezone
 
 from pyspark.sql import SparkSession
+from pyspark.sql import functions as F
 
 from airflow_dq.core.assertions import Assertion
 from airflow_dq.core.plan import Plan
 from airflow_dq.core.results import AssertionResult, RunResult
 from airflow_dq.engine import loader
-from airflow_dq.engine.context import Dataset, Outcome, Pending, first_line
+from airflow_dq.engine.context import Agg, Dataset, Outcome, Pending, first_line
 from airflow_dq.engine.errors import NotEvaluable
 from airflow_dq.engine.fused import FusedScan
 from airflow_dq.engine.registry import KINDS
@@ -73,7 +74,7 @@ def _run_dataset(spark, plan, entity, assertions, reference, results) -> dict:
         return stats
     ds = Dataset(entity=entity, source=source, df=df, spark=spark, reference_time=reference)
     scan = FusedScan(df)
-    scan.request("__dataset__", {"rows": _row_count()})
+    scan.request("__dataset__", {"rows": Agg("rows", F.count(F.lit(1)))})
     pending: dict[str, tuple[Assertion, Pending, float]] = {}
     for a in assertions:
         started = time.perf_counter()
@@ -119,7 +120,3 @@ def _run_dataset(spark, plan, entity, assertions, reference, results) -> dict:
     })
     return stats
 
-
-def _row_count():
-    from pyspark.sql import functions as F
-    return F.count(F.lit(1))

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from pyspark.sql import functions as F
-
 from airflow_dq.core.assertions import Assertion
 from airflow_dq.core.conditions import NotComparable, evaluate_metric
+from airflow_dq.engine.aggregates import rows
 from airflow_dq.engine.context import Dataset, Outcome, Pending
 from airflow_dq.engine.errors import NotEvaluable
 
@@ -13,8 +12,7 @@ from airflow_dq.engine.errors import NotEvaluable
 def prepare(a: Assertion, ds: Dataset) -> Pending:
     if (a.metric or "row_count") != "row_count":
         raise NotEvaluable(f"volume metric {a.metric!r} is not supported (only row_count)")
-    scope = ds.scope(a.filter)
-    count = F.count(F.lit(1)) if not a.filter else F.count(F.when(scope, F.lit(1)))
+    count = rows(ds.scope(a.filter), a.filter)
 
     def finish(values: dict) -> Outcome:
         rows = values["rows"]
