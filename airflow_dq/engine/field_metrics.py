@@ -10,7 +10,7 @@ from pyspark.sql import functions as F
 from airflow_dq.core.assertions import Assertion
 from airflow_dq.core.conditions import NotComparable, evaluate_metric
 from airflow_dq.engine.aggregates import count_where, on_column, rows
-from airflow_dq.engine.columns import find_field, quoted, require_numeric, require_string
+from airflow_dq.engine.columns import find_field, is_floating, quoted, require_numeric, require_string
 from airflow_dq.engine.context import Agg, Dataset, Outcome, Pending
 from airflow_dq.engine.errors import NotEvaluable
 
@@ -27,7 +27,9 @@ PRIMITIVES: dict[str, Callable[[Column, Column], Column]] = {
     "stddev": lambda c, s: F.stddev_samp(F.when(s, c)),
     "negative": lambda c, s: count_where(s & (c < 0)),
     "zero": lambda c, s: count_where(s & (c == 0)),
+    "nan": lambda c, s: count_where(s & F.isnan(c)),
 }
+STATISTICS = ("min", "max", "mean", "median", "stddev")
 
 
 def _value(name: str) -> Callable[[dict], Any]:
@@ -73,12 +75,24 @@ def prepare(a: Assertion, ds: Dataset) -> Pending:
         require_string(field, f"metric {a.metric}")
     col = F.col(quoted(field.name))
     scope = ds.scope(a.filter)
+    if a.metric in STATISTICS and is_floating(field.dataType):
+        primitives = primitives + ("nan",)  # a NaN makes the statistic undefined: error, not a number
+    if a.metric == "stddev":
+        primitives = primitives + ("non_null",)  # the sample deviation needs two values
     aggs: dict[str, Agg] = {}
     for p in primitives:
         aggs[p] = rows(scope, a.filter) if p == "rows" else on_column(p, field.name, a.filter, PRIMITIVES[p](col, scope))
     expected = a.condition.describe()
 
     def finish(values: dict) -> Outcome:
+        if values.get("nan"):
+            return Outcome("error", expected=expected, details={"metric": a.metric, "inputs": values},
+                           message=f"{a.metric}: {values['nan']} NaN value(s) in {field.name!r} within scope; "
+                                   "the statistic of a column holding NaN is undefined")
+        if a.metric == "stddev" and values.get("non_null") is not None and values["non_null"] < 2:
+            return Outcome("error", expected=expected, details={"metric": a.metric, "inputs": values},
+                           message=f"stddev: the sample standard deviation needs at least 2 non-null values, "
+                                   f"{field.name!r} has {values['non_null']} in scope")
         try:
             actual = value_of(values)
             ok = evaluate_metric(a.condition, actual)

@@ -3,17 +3,25 @@
 from __future__ import annotations
 
 from pyspark.sql import functions as F
+from pyspark.sql import types as T
 
 from airflow_dq.core.assertions import Assertion
 from airflow_dq.engine.aggregates import count_where, on_column, rows
-from airflow_dq.engine.columns import find_field, quoted
+from airflow_dq.engine.columns import find_field, quoted, require_string
 from airflow_dq.engine.context import Dataset, Outcome, Pending
+from airflow_dq.engine.errors import NotEvaluable
 from airflow_dq.engine.predicates import predicate
 
 
 def prepare(a: Assertion, ds: Dataset) -> Pending:
     field = find_field(ds.schema, a.field)
     col = F.col(quoted(field.name))
+    transform = (a.params or {}).get("field_transform")
+    if transform == "length":  # DataHub's own form of length checks: a numeric condition on length(field)
+        require_string(field, "field_transform length")
+        col, field = F.length(col), T.StructField(field.name, T.IntegerType())
+    elif transform:
+        raise NotEvaluable(f"field_transform {transform!r} is not supported (only 'length')")
     passes = predicate(a.condition, col, field, ds.spark)
     scope = ds.scope(a.filter)
     if a.exclude_nulls and a.condition.type not in ("is_null", "is_not_null"):
@@ -24,7 +32,8 @@ def prepare(a: Assertion, ds: Dataset) -> Pending:
     else:
         total = rows(scope, a.filter)
     threshold = a.failure_threshold
-    expected = f"{a.condition.describe()}; {threshold.describe()}"
+    described = ("length " if transform == "length" else "") + a.condition.describe()
+    expected = f"{described}; {threshold.describe()}"
 
     def finish(values: dict) -> Outcome:
         bad, rows = values["failing"], values["total"]

@@ -9,7 +9,7 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
 from airflow_dq.core.conditions import Condition
-from airflow_dq.engine.columns import is_numeric, is_string, require_numeric, require_string
+from airflow_dq.engine.columns import is_floating, is_numeric, is_string, require_numeric, require_string
 from airflow_dq.engine.errors import NotEvaluable
 
 
@@ -54,7 +54,18 @@ def check_java_regex(spark: SparkSession, pattern: str) -> None:
 
 
 def predicate(cond: Condition, col: Column, field: T.StructField, spark: SparkSession) -> Column:
-    """A Column true for rows that satisfy the condition (NULL for NULL input, except is_null/is_not_null)."""
+    """A Column true for rows that satisfy the condition (NULL for NULL input, except is_null/is_not_null).
+
+    On float/double columns a NaN value satisfies no comparison (Spark would order NaN above every number and
+    call NaN = NaN true); it is not NULL, so is_null is false and is_not_null true for it (docs/semantics.md).
+    """
+    test = _predicate(cond, col, field, spark)
+    if is_floating(field.dataType) and cond.type not in ("is_null", "is_not_null"):
+        return test & ~F.isnan(col)
+    return test
+
+
+def _predicate(cond: Condition, col: Column, field: T.StructField, spark: SparkSession) -> Column:
     t = cond.type
     if t == "is_null":
         return col.isNull()

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import re
+from datetime import timedelta
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
 from airflow_dq.core.conditions import METRIC_CONDITIONS, ROW_CONDITIONS
+from airflow_dq.spec.diagnostics import SamplesSpec, check_diagnostics
 
 Severity = Literal["error", "warn"]
 FIELD_METRICS = (
@@ -15,6 +18,58 @@ FIELD_METRICS = (
     "zero_percentage",
 )
 SCHEMA_TYPES = ("string", "number", "boolean", "date", "timestamp", "struct", "array", "map", "union", "bytes", "enum")
+# Type names seen in schema assertions (the seed writes INTEGER and DECIMAL) → the 11 high-level types.
+# Matching is case-insensitive and ignores parameters: DECIMAL(10,2) and VARCHAR(20) are decimal and varchar.
+SCHEMA_TYPE_ALIASES = {
+    **{t: t for t in SCHEMA_TYPES},
+    **dict.fromkeys(("varchar", "char", "text", "nvarchar", "nchar", "character", "character varying"), "string"),
+    **dict.fromkeys(("integer", "int", "bigint", "smallint", "tinyint", "long", "short", "byte", "float", "double",
+                     "real", "decimal", "numeric", "dec", "double precision", "int64", "int32", "float64"), "number"),
+    "bool": "boolean",
+    **dict.fromkeys(("datetime", "timestamp_ntz", "timestamp_ltz", "timestamp_tz", "timestamptz"), "timestamp"),
+    **dict.fromkeys(("record", "object", "row"), "struct"),
+    "list": "array",
+    **dict.fromkeys(("binary", "varbinary", "blob", "bytea"), "bytes"),
+}
+
+
+def normalize_schema_type(name: str) -> str:
+    """``INTEGER`` → ``number``, ``VARCHAR(20)`` → ``string``; ValueError naming the accepted types otherwise."""
+    key = re.sub(r"\s*[(<].*$", "", str(name).strip().lower()).strip()
+    if key not in SCHEMA_TYPE_ALIASES:
+        raise ValueError(f"unknown schema type {name!r}; use one of: {', '.join(SCHEMA_TYPES)} "
+                         "(or a common SQL name such as integer, decimal, varchar, binary)")
+    return SCHEMA_TYPE_ALIASES[key]
+
+
+_UNITS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400, "week": 604800}
+_HUMAN = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(second|minute|hour|day|week)s?\s*$", re.IGNORECASE)
+_ISO = re.compile(r"^P(?:(?P<w>\d+(?:\.\d+)?)W)?(?:(?P<d>\d+(?:\.\d+)?)D)?"
+                  r"(?:T(?:(?P<h>\d+(?:\.\d+)?)H)?(?:(?P<m>\d+(?:\.\d+)?)M)?(?:(?P<s>\d+(?:\.\d+)?)S)?)?$",
+                  re.IGNORECASE)
+
+
+def parse_duration(text: Any) -> timedelta:
+    """'6 hours', '30 minutes', '1 day', '2 weeks' or an ISO-8601 duration without months/years ('PT6H', 'P1DT2H').
+
+    Months and years are refused: their length depends on the calendar, so a lookback would be ambiguous.
+    """
+    if not isinstance(text, str) or not text.strip():
+        raise ValueError(f"{text!r} is not a duration; write e.g. '6 hours', '30 minutes', '1 day' or 'PT6H'")
+    m = _HUMAN.match(text)
+    if m:
+        seconds = float(m.group(1)) * _UNITS[m.group(2).lower()]
+    else:
+        iso = _ISO.match(text.strip())
+        if not iso or text.strip().upper() in ("P", "PT") or text.strip().upper().endswith("T"):
+            raise ValueError(f"{text!r} is not a duration; write e.g. '6 hours', '30 minutes', '1 day' or an "
+                             "ISO-8601 duration such as 'PT6H' or 'P1DT12H' (months and years are not allowed)")
+        parts = {k: float(v) for k, v in iso.groupdict().items() if v}
+        seconds = (parts.get("w", 0) * 604800 + parts.get("d", 0) * 86400 + parts.get("h", 0) * 3600
+                   + parts.get("m", 0) * 60 + parts.get("s", 0))
+    if seconds <= 0:
+        raise ValueError(f"duration {text!r} must be longer than zero")
+    return timedelta(seconds=seconds)
 
 
 class _Model(BaseModel):
@@ -69,6 +124,20 @@ class Schedule(_Model):
             raise ValueError("schedule type 'interval' needs 'interval' (e.g. '6 hours')")
         if self.type == "cron" and not self.cron:
             raise ValueError("schedule type 'cron' needs 'cron' (e.g. '0 * * * *')")
+        if self.interval is not None:
+            parse_duration(self.interval)
+        if self.cron is not None:
+            from croniter import croniter  # a dependency of Airflow
+
+            if not croniter.is_valid(self.cron):
+                raise ValueError(f"schedule cron {self.cron!r} is not a valid cron expression")
+        if self.timezone is not None:
+            from zoneinfo import ZoneInfo
+
+            try:
+                ZoneInfo(self.timezone)
+            except Exception:
+                raise ValueError(f"schedule timezone {self.timezone!r} is not a known IANA time zone") from None
         return self
 
 
@@ -120,6 +189,10 @@ class FieldAssertion(_Common):
     condition: ConditionModel  # validated after metric/field_transform, which decide the allowed conditions
     exclude_nulls: bool = False
     failure_threshold: FailureThresholdModel | None = None
+    # diagnostics (docs/diagnostics.md): group failing rows by these columns, keep the top N; failing-row samples
+    dimensions: list[str] | None = None
+    top_n: int | None = Field(default=None, ge=1, le=1000)
+    samples: SamplesSpec | bool | None = None
 
     @field_validator("metric")
     @classmethod
@@ -143,6 +216,13 @@ class FieldAssertion(_Common):
             raise ValueError("failure_threshold applies to field values assertions, not to field metrics")
         if self.metric and self.field_transform:
             raise ValueError("field_transform applies to field values assertions, not to field metrics")
+        check_diagnostics(self)
+        if self.field_transform == "length":
+            c = self.condition
+            bounds = (c.min, c.max) if c.type == "between" else (c.value,)
+            if not all(_is_number(b) and b >= 0 for b in bounds):
+                raise ValueError(f"field_transform 'length' with condition {c.type!r} needs non-negative numbers, "
+                                 f"got {', '.join(repr(b) for b in bounds)}")
         return self
 
 
@@ -152,6 +232,12 @@ class FreshnessAssertion(_Common):
     last_modified_field: str | None = None
     source_type: Literal["LAST_MODIFIED_FIELD", "FILE_MODIFICATION_TIME"] = Field(
         default="LAST_MODIFIED_FIELD", alias="sourceType")
+
+    @field_validator("lookback_interval")
+    @classmethod
+    def _lookback(cls, v: str) -> str:
+        parse_duration(v)
+        return v
 
     @model_validator(mode="after")
     def _field(self) -> "FreshnessAssertion":
@@ -178,6 +264,7 @@ class SchemaColumn(_Model):
     @field_validator("type")
     @classmethod
     def _type(cls, v: str) -> str:
+        normalize_schema_type(v)
         return v.strip()
 
 
