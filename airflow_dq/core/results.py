@@ -118,6 +118,8 @@ class RunResult:
     results: list[AssertionResult]
     engine: dict = field(default_factory=dict)
     datasets: list[dict] = field(default_factory=list)
+    # assertion id → {"dimensions": ..., "samples": ...}: large, so kept out of the per-assertion details
+    diagnostics: dict = field(default_factory=dict)
 
     @property
     def summary(self) -> dict:
@@ -138,6 +140,7 @@ class RunResult:
             "summary": self.summary,
             "engine": json_safe(self.engine),
             "datasets": json_safe(self.datasets),
+            "diagnostics": json_safe(self.diagnostics),
             "results": [r.to_dict() for r in self.results],
         }
 
@@ -161,6 +164,7 @@ class RunResult:
                 results=[AssertionResult.from_dict(r) for r in data["results"]],
                 engine=data.get("engine") or {},
                 datasets=data.get("datasets") or [],
+                diagnostics=data.get("diagnostics") or {},
             )
         except (KeyError, TypeError) as exc:
             raise ResultError(f"result document is incomplete: {exc}") from None

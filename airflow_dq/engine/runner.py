@@ -14,6 +14,7 @@ from airflow_dq.core.plan import Plan
 from airflow_dq.core.results import AssertionResult, RunResult
 from airflow_dq.engine import loader
 from airflow_dq.engine.context import Agg, Dataset, Outcome, Pending, first_line
+from airflow_dq.engine.diagnostics import diagnose
 from airflow_dq.engine.errors import NotEvaluable
 from airflow_dq.engine.fused import FusedScan
 from airflow_dq.engine.registry import KINDS
@@ -46,11 +47,12 @@ def run_plan(spark: SparkSession, plan: Plan, job_group_prefix: str | None = Non
         reference = reference.replace(tzinfo=timezone.utc)
     results: dict[str, AssertionResult] = {}
     datasets = []
+    diagnostics: dict = {}  # filled per dataset after its fused scan (engine/diagnostics.py)
     for index, entity in enumerate(plan.entities()):
         group = f"{job_group_prefix or 'airflow-dq'}:{plan.run_id}:{index}"
         spark.sparkContext.setJobGroup(group, f"airflow-dq validation of {entity}", interruptOnCancel=True)
         assertions = [a for a in plan.assertions if a.entity == entity]
-        stats = _run_dataset(spark, plan, entity, assertions, reference, results)
+        stats = _run_dataset(spark, plan, entity, assertions, reference, results, diagnostics)
         stats["spark_jobs"] = len(spark.sparkContext.statusTracker().getJobIdsForGroup(group))
         stats["job_group"] = group
         datasets.append(stats)
@@ -58,10 +60,11 @@ def run_plan(spark: SparkSession, plan: Plan, job_group_prefix: str | None = Non
     engine = {"spark_version": spark.version, "master": spark.sparkContext.master,
               "application_id": spark.sparkContext.applicationId}
     return RunResult(run_id=plan.run_id, reference_time=plan.reference_time, started_at=started,
-                     finished_at=_now(), results=ordered, engine=engine, datasets=datasets)
+                     finished_at=_now(), results=ordered, engine=engine, datasets=datasets,
+                     diagnostics=diagnostics)
 
 
-def _run_dataset(spark, plan, entity, assertions, reference, results) -> dict:
+def _run_dataset(spark, plan, entity, assertions, reference, results, diagnostics=None) -> dict:
     t0 = time.perf_counter()
     source = plan.source_for(entity)
     stats: dict = {"entity": entity, "source": source.to_dict(), "assertions": len(assertions)}
@@ -109,6 +112,8 @@ def _run_dataset(spark, plan, entity, assertions, reference, results) -> dict:
                 log.exception("unexpected error while concluding %s", aid)
                 outcome = _error(a, f"internal error: {first_line(exc)}")
         results[aid] = _result(a, outcome, plan_ms)
+    if diagnostics is not None:
+        stats["diagnostics"] = diagnose(ds, assertions, results, diagnostics)
     stats.update({
         "rows": values.get("__dataset__", {}).get("rows"),
         "aggregates": scan.size,

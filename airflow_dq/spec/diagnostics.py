@@ -1,0 +1,52 @@
+"""Spec options for diagnostics of field-values assertions: ``dimensions``, ``top_n`` and ``samples``.
+
+They compile into the assertion's ``params`` (``dimensions``, ``top_n``, ``samples``), read by the engine's
+dimensions/samples modules. See docs/diagnostics.md.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Mask = Literal["redact", "hash", "partial"]
+
+
+class SamplesSpec(BaseModel):
+    """``samples: {limit: 10, columns: [..], mask: {col: redact|hash|partial}}`` (``mask: [col, ..]`` = redact)."""
+
+    model_config = ConfigDict(extra="forbid")
+    limit: int = Field(default=10, ge=0, le=1000)
+    columns: list[str] | None = Field(default=None, min_length=1)
+    mask: dict[str, Mask] | list[str] | None = None
+
+
+def check_diagnostics(model) -> None:
+    """Raise ValueError for diagnostics options that do not fit the assertion."""
+    dims, top_n, samples = model.dimensions, model.top_n, model.samples
+    if model.metric and (dims or top_n is not None or samples not in (None, False)):
+        raise ValueError("dimensions, top_n and samples apply to field values assertions, not to field metrics")
+    if dims is not None:
+        if not dims or any(not isinstance(d, str) or not d.strip() for d in dims):
+            raise ValueError("dimensions must be a non-empty list of column names")
+        duplicates = sorted({d for d in dims if dims.count(d) > 1})
+        if duplicates:
+            raise ValueError(f"dimensions lists {', '.join(map(repr, duplicates))} more than once")
+    if top_n is not None and not dims:
+        raise ValueError("top_n needs dimensions (the columns to group the failing rows by)")
+
+
+def diagnostics_params(model) -> dict:
+    params: dict = {}
+    if model.dimensions:
+        params["dimensions"] = list(model.dimensions)
+    if model.top_n is not None:
+        params["top_n"] = model.top_n
+    if model.samples is False:
+        params["samples"] = False
+    elif isinstance(model.samples, SamplesSpec):
+        mask = model.samples.mask
+        params["samples"] = {"limit": model.samples.limit, "columns": model.samples.columns,
+                             "mask": {c: "redact" for c in mask} if isinstance(mask, list) else dict(mask or {})}
+    return params
