@@ -94,6 +94,9 @@ def spark():
     session.sparkContext.setLogLevel("ERROR")
     yield session
     session.stop()
+    import logging
+
+    logging.getLogger("py4j").setLevel(logging.ERROR)  # py4j logs "Closing down" at exit onto a closed stream
 
 
 @pytest.fixture(scope="session")
