@@ -1,0 +1,111 @@
+"""Templated specs: a ``.yml``/``.yaml`` spec path is read and rendered with Jinja at run time, keeping its path.
+
+Airflow's own ``template_ext`` handling would swap the path for the file's content at parse time (losing the
+file name that spec errors must name) and only finds files on the DAG's template search path. Here a spec path is
+resolved against the DAG folder and ``template_searchpath`` (absolute paths work anywhere), read, rendered as a
+template with the task context, then parsed with ``file=<the path>`` so errors still say ``file:line: field``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from typing import Any, Mapping
+
+from airflow_dq.core.assertions import Assertion
+from airflow_dq.spec.build import load_any
+from airflow_dq.spec.errors import SpecError
+from airflow_dq.spec.loader import load_spec_text
+from airflow_dq.spec.sources import urn_parts
+
+SPEC_EXT = (".yml", ".yaml")
+
+
+def is_spec_path(value: Any) -> bool:
+    return isinstance(value, (str, os.PathLike)) and "\n" not in os.fspath(value) and \
+        os.fspath(value).strip().lower().endswith(SPEC_EXT)
+
+
+def resolve_spec_path(path: str, searchpath: list[str]) -> str:
+    if os.path.isabs(path):
+        return path
+    for base in searchpath:
+        candidate = os.path.join(base, path)
+        if os.path.exists(candidate):
+            return os.path.abspath(candidate)
+    return os.path.abspath(path)
+
+
+class SpecTemplateMixin:
+    """For operators with a templated ``spec`` field; sets ``spec_file`` to the spec's path when it had one."""
+
+    spec: Any
+    spec_file: str | None = None
+
+    def _template_searchpath(self) -> list[str]:
+        dag = getattr(self, "dag", None) if getattr(self, "has_dag", lambda: False)() else None
+        if dag is None:
+            return []
+        return [str(dag.folder), *[str(p) for p in (dag.template_searchpath or [])]]
+
+    def resolve_template_files(self) -> None:
+        # Keep the spec path as it is (see the module docstring); other fields get Airflow's treatment.
+        spec, self.spec = self.spec, None
+        try:
+            super().resolve_template_files()  # type: ignore[misc]
+        finally:
+            self.spec = spec
+
+    def render_template_fields(self, context, jinja_env=None) -> None:
+        if is_spec_path(self.spec):
+            path = resolve_spec_path(os.fspath(self.spec).strip(), self._template_searchpath())
+            self.spec_file = path
+            try:
+                with open(path, encoding="utf-8") as fh:
+                    text = fh.read()
+            except OSError as exc:
+                raise SpecError(f"cannot read spec: {exc.strerror or exc}", file=path) from None
+            if jinja_env is None:
+                jinja_env = self.get_template_env()  # type: ignore[attr-defined]
+            # rendered below like any other templated string; a trailing newline keeps it from looking like a path
+            self.spec = text if text.endswith("\n") else text + "\n"
+        super().render_template_fields(context, jinja_env)  # type: ignore[misc]
+
+    def load_assertions(self) -> list[Assertion]:
+        spec = self.spec
+        if self.spec_file and isinstance(spec, str) and not is_spec_path(spec):
+            return load_spec_text(spec, file=self.spec_file)
+        return load_any(spec)
+
+
+def _matches(entity: str, key: str) -> bool:
+    if key == entity:
+        return True
+    parts = urn_parts(entity)
+    return bool(parts) and key in (parts["name"], parts["name"].split(".")[-1])
+
+
+def apply_filters(assertions: list[Assertion], filters: Mapping[str, str] | None) -> list[Assertion]:
+    """AND a per-entity SQL filter (e.g. a ``{{ ds }}`` partition) into every assertion of that entity.
+
+    Keys are matched like source keys: the entity URN, its dataset name, or the name's last part."""
+    if not filters:
+        return assertions
+    if not isinstance(filters, Mapping):
+        raise SpecError(f"filters must map an entity to a SQL condition, got {type(filters).__name__}")
+    used: set[str] = set()
+    out = []
+    for a in assertions:
+        extra = [(k, str(v).strip()) for k, v in filters.items() if _matches(a.entity, k) and str(v).strip()]
+        if not extra:
+            out.append(a)
+            continue
+        used.update(k for k, _ in extra)
+        parts = ([f"({a.filter})"] if a.filter else []) + [f"({sql})" for _, sql in extra]
+        out.append(dataclasses.replace(a, filter=" AND ".join(parts)))
+    unknown = [k for k in filters if k not in used]
+    if unknown:
+        entities = ", ".join(dict.fromkeys(a.entity for a in assertions))
+        raise SpecError(f"filters given for unknown entity {', '.join(map(repr, unknown))}; the spec's entities "
+                        f"are: {entities}")
+    return out
