@@ -1,41 +1,73 @@
-"""Writing the result document where the Airflow side will look for it, atomically."""
+"""Reading the plan and writing the result document through Spark's own Hadoop FileSystem API.
+
+Whatever filesystem the cluster is configured for works the same way: file://, hdfs://, s3a://, gs://, abfs://.
+The result is written atomically: to a hidden temporary name in the same directory, then renamed into place,
+so a reader sees either no document or a whole one (on object stores the final PUT is itself atomic).
+"""
 
 from __future__ import annotations
 
 import os
-import tempfile
+import uuid
 from urllib.parse import urlparse
 
 from pyspark.sql import SparkSession
 
 
-def write_text(spark: SparkSession | None, location: str, text: str) -> None:
-    """Write ``text`` to a local path / file:// URI (temp file + rename) or any Hadoop filesystem URI."""
-    parsed = urlparse(location)
-    if parsed.scheme in ("", "file"):
-        path = parsed.path if parsed.scheme == "file" else location
-        directory = os.path.dirname(os.path.abspath(path))
-        os.makedirs(directory, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=directory, prefix=".tmp-", suffix=".json")
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-        return
-    _write_hadoop(spark, location, text)
+def as_uri(location: str) -> str:
+    """A bare path means the local filesystem (never the cluster's default FS): ``/x`` → ``file:///x``."""
+    if urlparse(location).scheme:
+        return location
+    return "file://" + os.path.abspath(location)
 
 
-def _write_hadoop(spark: SparkSession, location: str, text: str) -> None:
+def is_local(location: str) -> bool:
+    return urlparse(location).scheme in ("", "file")
+
+
+def _fs(spark: SparkSession, uri: str):
     jvm = spark.sparkContext._jvm
-    conf = spark.sparkContext._jsc.hadoopConfiguration()
-    final = jvm.org.apache.hadoop.fs.Path(location)
-    fs = final.getFileSystem(conf)
-    tmp = jvm.org.apache.hadoop.fs.Path(final.getParent(), "._tmp_" + final.getName())
+    path = jvm.org.apache.hadoop.fs.Path(uri)
+    fs = path.getFileSystem(spark.sparkContext._jsc.hadoopConfiguration())
+    if fs.getUri().getScheme() == "file":
+        # the local FS is a checksum FS: no .crc side files next to the documents
+        fs.setWriteChecksum(False)
+        fs.setVerifyChecksum(False)
+    return jvm, fs, path
+
+
+def write_text(spark: SparkSession, location: str, text: str) -> str:
+    """Write ``text`` at ``location`` (a Hadoop URI or a local path) atomically; return the URI written."""
+    uri = as_uri(location)
+    jvm, fs, final = _fs(spark, uri)
+    parent = final.getParent()
+    if parent is not None and not fs.exists(parent):
+        fs.mkdirs(parent)
+    tmp = jvm.org.apache.hadoop.fs.Path(parent, f"._{final.getName()}.{uuid.uuid4().hex}.tmp")
     stream = fs.create(tmp, True)
     try:
         stream.write(bytearray(text.encode("utf-8")))
     finally:
         stream.close()
-    if fs.exists(final):
-        fs.delete(final, False)
-    if not fs.rename(tmp, final):
-        raise OSError(f"could not move the result into place at {location}")
+    try:
+        if fs.exists(final):
+            fs.delete(final, False)
+        if not fs.rename(tmp, final):
+            raise OSError(f"could not move the result into place at {uri}")
+    except BaseException:
+        fs.delete(tmp, False)
+        raise
+    return uri
+
+
+def read_text(spark: SparkSession, location: str) -> str:
+    """The whole file at ``location`` (a Hadoop URI or a local path) as UTF-8 text."""
+    uri = as_uri(location)
+    _, fs, path = _fs(spark, uri)
+    if not fs.exists(path):
+        raise FileNotFoundError(f"no file at {uri}")
+    stream = fs.open(path)
+    try:
+        return spark.sparkContext._jvm.org.apache.commons.io.IOUtils.toString(stream, "UTF-8")
+    finally:
+        stream.close()
