@@ -9,15 +9,26 @@ from typing import Any, Mapping
 
 from airflow_dq.core.assertions import Assertion
 from airflow_dq.core.plan import Plan
-from airflow_dq.spec.errors import SpecError
+from airflow_dq.shacl.formats import is_shapes_path
+from airflow_dq.shacl.source import ShaclShapes
+from airflow_dq.spec.errors import SpecError, SpecErrors
 from airflow_dq.spec.loader import load_spec, load_spec_data, load_spec_text
 from airflow_dq.spec.sources import resolve_sources
 
 
 def load_any(spec: Any) -> list[Assertion]:
-    """A spec given as a file path, YAML text, a parsed dict, or a list of core Assertions."""
+    """A spec given as a file path, YAML text, a parsed dict, or a list of core Assertions.
+
+    Also a SHACL shapes file (.ttl/.jsonld/.rdf/.owl/.nt/.n3, or ``airflow_dq.shacl.ShaclShapes`` with a config),
+    converted through the same loader, and a list mixing any of these (assertion ids must stay unique)."""
     if isinstance(spec, list) and all(isinstance(a, Assertion) for a in spec):
         return spec
+    if isinstance(spec, (list, tuple)):
+        return _merge([load_any(part) for part in spec])
+    if is_shapes_path(spec) or isinstance(spec, ShaclShapes):
+        from airflow_dq.shacl.convert import load_shapes  # rdflib only when shapes are used
+
+        return load_shapes(spec)
     if isinstance(spec, Mapping):
         return load_spec_data(dict(spec), file="<spec dict>")
     if isinstance(spec, (str, os.PathLike)):
@@ -25,7 +36,22 @@ def load_any(spec: Any) -> list[Assertion]:
         if "\n" not in text and text.strip().lower().endswith((".yml", ".yaml")):
             return load_spec(text)
         return load_spec_text(text, file="<inline spec>")
-    raise SpecError(f"spec must be a YAML file path, YAML text or a mapping, got {type(spec).__name__}")
+    raise SpecError(f"spec must be a YAML file path, YAML text, a mapping, a SHACL shapes file or a list of these, "
+                    f"got {type(spec).__name__}")
+
+
+def _merge(parts: list[list[Assertion]]) -> list[Assertion]:
+    seen: dict[str, Assertion] = {}
+    problems: list[SpecError] = []
+    for a in (a for part in parts for a in part):
+        if a.id in seen:
+            problems.append(SpecError(f"duplicate assertion name/id {a.id!r} across the specs (first declared at "
+                                      f"{seen[a.id].location or '?'})", file=a.location))
+        else:
+            seen[a.id] = a
+    if problems:
+        raise SpecErrors(problems)
+    return list(seen.values())
 
 
 def build_plan(assertions: list[Assertion], sources: Mapping[str, Any], *, run_id: str | None = None,
