@@ -12,7 +12,7 @@ from pyspark.sql import functions as F
 from airflow_dq.core.assertions import Assertion
 from airflow_dq.core.plan import Plan
 from airflow_dq.core.results import AssertionResult, RunResult
-from airflow_dq.engine import loader
+from airflow_dq.engine import loader, views
 from airflow_dq.engine.context import Agg, Dataset, Outcome, Pending, first_line
 from airflow_dq.engine.diagnostics import diagnose
 from airflow_dq.engine.errors import NotEvaluable
@@ -48,11 +48,12 @@ def run_plan(spark: SparkSession, plan: Plan, job_group_prefix: str | None = Non
     results: dict[str, AssertionResult] = {}
     datasets = []
     diagnostics: dict = {}  # filled per dataset after its fused scan (engine/diagnostics.py)
+    frames = _load_all(spark, plan)  # every dataset first: custom SQL may read any of them (engine/views.py)
     for index, entity in enumerate(plan.entities()):
         group = f"{job_group_prefix or 'airflow-dq'}:{plan.run_id}:{index}"
         spark.sparkContext.setJobGroup(group, f"airflow-dq validation of {entity}", interruptOnCancel=True)
         assertions = [a for a in plan.assertions if a.entity == entity]
-        stats = _run_dataset(spark, plan, entity, assertions, reference, results, diagnostics)
+        stats = _run_dataset(spark, plan, entity, assertions, reference, results, diagnostics, frames=frames)
         stats["spark_jobs"] = len(spark.sparkContext.statusTracker().getJobIdsForGroup(group))
         stats["job_group"] = group
         datasets.append(stats)
@@ -64,12 +65,26 @@ def run_plan(spark: SparkSession, plan: Plan, job_group_prefix: str | None = Non
                      diagnostics=diagnostics)
 
 
-def _run_dataset(spark, plan, entity, assertions, reference, results, diagnostics=None) -> dict:
+def _load_all(spark, plan) -> dict:
+    """entity -> DataFrame (or the NotEvaluable that loading raised); loaded datasets become temp views."""
+    frames: dict = {}
+    for entity in plan.entities():
+        try:
+            frames[entity] = loader.load(spark, plan.source_for(entity))
+        except NotEvaluable as exc:
+            frames[entity] = exc
+    views.register_all({e: df for e, df in frames.items() if not isinstance(df, NotEvaluable)})
+    return frames
+
+
+def _run_dataset(spark, plan, entity, assertions, reference, results, diagnostics=None, frames=None) -> dict:
     t0 = time.perf_counter()
     source = plan.source_for(entity)
     stats: dict = {"entity": entity, "source": source.to_dict(), "assertions": len(assertions)}
     try:
-        df = loader.load(spark, source)
+        df = frames[entity] if frames and entity in frames else loader.load(spark, source)
+        if isinstance(df, NotEvaluable):
+            raise df
     except NotEvaluable as exc:
         for a in assertions:
             results[a.id] = _result(a, _error(a, str(exc)), 0.0)
