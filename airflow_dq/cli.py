@@ -76,13 +76,16 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="airflow-dq", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     run = sub.add_parser("run", help="validate datasets against a YAML spec on Spark")
-    run.add_argument("spec", help="YAML spec file")
+    run.add_argument("spec", help="YAML spec file (or a SHACL shapes file: .ttl .jsonld .rdf .owl .nt .n3)")
     run.add_argument("--source", action="append", metavar="ENTITY=PATH[:FORMAT]",
                      help="where an entity's data is: a path with optional format, or table:NAME (repeatable)")
     run.add_argument("--master", default="local[*]", help="Spark master (default: local[*])")
     run.add_argument("--out", required=True, help="where to write the result document (JSON)")
     run.add_argument("--as-of", help="reference time for freshness (ISO-8601; default: now)")
     run.set_defaults(func=cmd_run)
+    from airflow_dq.shacl.command import register as register_shacl  # `airflow-dq shacl convert ...`
+
+    register_shacl(sub)
     return parser
 
 

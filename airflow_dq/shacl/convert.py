@@ -172,15 +172,21 @@ def _prop_order(graph: Graph):
     return key
 
 
-def convert_file(path: str | os.PathLike, fmt: str | None = None,
+def convert_file(path: str | os.PathLike | list, fmt: str | None = None,
                  config: ShaclConfig | Mapping[str, Any] | None = None) -> Conversion:
-    path = os.fspath(path)
-    return convert_graph(parse_shapes(path, fmt), config, source=path)
+    """One shapes file, or several read into one graph (e.g. a DCAT catalog and the shapes it points to)."""
+    paths = [os.fspath(p) for p in path] if isinstance(path, (list, tuple)) else [os.fspath(path)]
+    if not paths:
+        raise SpecError("no shapes file given")
+    graph = Graph()
+    for one in paths:
+        parse_shapes(one, fmt, into=graph)
+    return convert_graph(graph, config, source=", ".join(paths))
 
 
 def load_shapes(spec: str | os.PathLike | ShaclShapes) -> list[Assertion]:
     """A shapes file → core assertions, through the spec loader; the report goes to the log."""
-    shapes = spec if isinstance(spec, ShaclShapes) else ShaclShapes(os.fspath(spec))
+    shapes = spec if isinstance(spec, ShaclShapes) else ShaclShapes(spec)
     conversion = convert_file(shapes.path, shapes.format, shapes.resolved_config())
     log.info("%s", conversion.report.to_text())
     return conversion.load()

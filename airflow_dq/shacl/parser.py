@@ -14,8 +14,8 @@ from airflow_dq.shacl.formats import resolve_format
 from airflow_dq.spec.errors import SpecError
 
 
-def parse_shapes_text(text: str, fmt: str, file: str = "<shapes>") -> Graph:
-    graph = Graph()
+def parse_shapes_text(text: str, fmt: str, file: str = "<shapes>", into: Graph | None = None) -> Graph:
+    graph = Graph() if into is None else into
     try:
         graph.parse(data=text, format=fmt)
     except BadSyntax as exc:  # Turtle / N3: `lines` counts the newlines before the error
@@ -31,7 +31,7 @@ def parse_shapes_text(text: str, fmt: str, file: str = "<shapes>") -> Graph:
     return graph
 
 
-def parse_shapes(path: str | os.PathLike, fmt: str | None = None) -> Graph:
+def parse_shapes(path: str | os.PathLike, fmt: str | None = None, into: Graph | None = None) -> Graph:
     path = os.fspath(path)
     fmt = resolve_format(path, fmt)
     try:
@@ -39,7 +39,7 @@ def parse_shapes(path: str | os.PathLike, fmt: str | None = None) -> Graph:
             text = fh.read()
     except OSError as exc:
         raise SpecError(f"cannot read shapes: {exc.strerror or exc}", file=path) from None
-    return parse_shapes_text(text, fmt, file=path)
+    return parse_shapes_text(text, fmt, file=path, into=into)
 
 
 def _line_of(text: str, message: str) -> int | None:

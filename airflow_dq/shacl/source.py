@@ -17,7 +17,7 @@ class ShaclShapes:
     opt-in); a config dict is seed 001's context (``create_assertions``, ``assertion_types``, ...).
     """
 
-    path: str | os.PathLike
+    path: str | os.PathLike | tuple  # several files are read into one graph
     format: str | None = None
     config: Mapping[str, Any] | ShaclConfig | None = field(default=None, hash=False)
 
@@ -26,4 +26,9 @@ class ShaclShapes:
             return self.config
         if self.config is None:
             return ShaclConfig.enabled()
-        return ShaclConfig.from_context(self.config, where=f"{os.fspath(self.path)} (config)")
+        return ShaclConfig.from_context(self.config, where=f"{self.label} (config)")
+
+    @property
+    def label(self) -> str:
+        paths = self.path if isinstance(self.path, (list, tuple)) else [self.path]
+        return ", ".join(os.fspath(p) for p in paths)
