@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 
+from pyspark.sql import DataFrame
 from pyspark.sql import functions as F
 
 from airflow_dq.core.assertions import Assertion
@@ -103,11 +104,9 @@ def rank_groups(groups: list[tuple], top_n: int, threshold) -> list[dict]:
     return top
 
 
-def run_dimensions(ds: Dataset, requests: list[DimensionRequest],
-                   results: dict[str, AssertionResult]) -> dict[str, dict]:
-    """One GROUPING SETS pass for every request of a dataset → dimensions document per assertion id."""
-    if not requests:
-        return {}
+def grouping_frame(ds: Dataset, requests: list[DimensionRequest]) -> DataFrame:
+    """The single aggregation of a dataset's dimension pass: GROUPING SETS ((d0), (d1), ..., ()) with per-request
+    total (``_t{j}``) and failing (``_x{j}``) counts and ``_gid`` telling which set a row belongs to."""
     keys: dict[tuple[str, str | None], str] = {}
     for req in requests:
         req.aliases = [keys.setdefault((c, req.masks.get(c)), f"_d{len(keys)}") for c in req.columns]
@@ -118,11 +117,21 @@ def run_dimensions(ds: Dataset, requests: list[DimensionRequest],
         *[req.test.failing.alias(f"_f{j}") for j, req in enumerate(requests)],
     )
     sets = [[alias] for alias in aliases] + [[]]
-    grouped = frame.groupingSets(sets, *aliases).agg(
+    return frame.groupingSets(sets, *aliases).agg(
         F.grouping_id().alias("_gid"),
         *[count_where(F.col(f"_s{j}")).alias(f"_t{j}") for j in range(len(requests))],
         *[count_where(F.col(f"_f{j}")).alias(f"_x{j}") for j in range(len(requests))],
     )
+
+
+def run_dimensions(ds: Dataset, requests: list[DimensionRequest],
+                   results: dict[str, AssertionResult]) -> dict[str, dict]:
+    """One GROUPING SETS pass for every request of a dataset → dimensions document per assertion id."""
+    if not requests:
+        return {}
+    grouped = grouping_frame(ds, requests)
+    aliases = list(dict.fromkeys(alias for req in requests for alias in req.aliases))
+    keys = {(c, req.masks.get(c)): alias for req in requests for c, alias in zip(req.columns, req.aliases)}
     try:
         rows = grouped.limit(MAX_GROUP_ROWS + 1).collect()
     except Exception as exc:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 
-from pyspark.sql import Column, Window
+from pyspark.sql import Column, DataFrame, Window
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
@@ -102,10 +102,9 @@ def _clip(value):
     return value
 
 
-def run_samples(ds: Dataset, requests: list[SampleRequest]) -> dict[str, dict]:
-    """One pass for all requests of a dataset → samples document per assertion id."""
-    if not requests:
-        return {}
+def sample_frame(ds: Dataset, requests: list[SampleRequest]) -> DataFrame:
+    """The single query of a dataset's sample pass: rows tagged ``_a`` (request index), ranked ``_rn`` in data order,
+    at most the largest limit per request (Spark's WindowGroupLimit keeps this a per-partition top-K)."""
     exprs: dict[tuple[str, str | None], str] = {}
     for req in requests:
         req.aliases = [exprs.setdefault((c, req.masks.get(c)), f"_c{len(exprs)}") for c in req.columns]
@@ -118,9 +117,15 @@ def run_samples(ds: Dataset, requests: list[SampleRequest]) -> dict[str, dict]:
     tagged = frame.where(F.exists("_flags", lambda x: x.isNotNull())).select(
         "*", F.explode(F.filter("_flags", lambda x: x.isNotNull())).alias("_a")).drop("_flags")
     ranked = tagged.withColumn("_rn", F.row_number().over(Window.partitionBy("_a").orderBy("_rid")))
-    most = max(req.limit for req in requests)
+    return ranked.where(F.col("_rn") <= max(req.limit for req in requests))
+
+
+def run_samples(ds: Dataset, requests: list[SampleRequest]) -> dict[str, dict]:
+    """One pass for all requests of a dataset → samples document per assertion id."""
+    if not requests:
+        return {}
     try:
-        rows = ranked.where(F.col("_rn") <= most).collect()
+        rows = sample_frame(ds, requests).collect()
     except Exception as exc:
         log.warning("failing-row samples could not be collected: %s", first_line(exc))
         return {req.assertion.id: {"error": f"Spark could not collect samples: {first_line(exc)}"} for req in requests}
