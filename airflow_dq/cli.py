@@ -47,6 +47,10 @@ def cmd_run(args) -> int:
     except (SpecError, ValueError) as exc:
         print(f"airflow-dq: invalid input:\n{exc}", file=sys.stderr)
         return EXIT_INPUT
+    from airflow_dq.lineage.emitter import CliLineage
+
+    lineage = CliLineage.from_args(args, plan)  # OpenLineage events only with --openlineage
+    lineage.start()
 
     workdir = tempfile.mkdtemp(prefix="airflow-dq-run-")
     plan_path = os.path.join(workdir, "plan.json")
@@ -60,13 +64,16 @@ def cmd_run(args) -> int:
     if submitted.returncode != 0:
         print(f"airflow-dq: the Spark job failed (exit {submitted.returncode}); log: {submitted.log_path}\n"
               f"{submitted.log_tail()}", file=sys.stderr)
+        lineage.fail(f"the Spark job failed (exit {submitted.returncode})")
         return EXIT_INFRA
     try:
         with open(out, encoding="utf-8") as fh:
             result = RunResult.from_json(fh.read(), expected_run_id=plan.run_id)
     except (OSError, ResultError) as exc:
         print(f"airflow-dq: no usable result at {out}: {exc}", file=sys.stderr)
+        lineage.fail(f"no usable result at {out}: {exc}")
         return EXIT_INFRA
+    lineage.finish(result)
     print(results_table(result))
     print(f"\nresult document: {out}")
     return EXIT_FAIL if result.outcome == "fail" else EXIT_PASS
@@ -82,6 +89,11 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--master", default="local[*]", help="Spark master (default: local[*])")
     run.add_argument("--out", required=True, help="where to write the result document (JSON)")
     run.add_argument("--as-of", help="reference time for freshness (ISO-8601; default: now)")
+    run.add_argument("--openlineage", action="store_true",
+                     help="emit OpenLineage events (transport from openlineage-python's configuration: "
+                          "OPENLINEAGE_CONFIG/openlineage.yml, OPENLINEAGE_URL or OPENLINEAGE__TRANSPORT__*)")
+    run.add_argument("--openlineage-namespace", help="job namespace (default: $OPENLINEAGE_NAMESPACE or 'default')")
+    run.add_argument("--openlineage-job", help="job name (default: airflow_dq.<spec file name>)")
     run.set_defaults(func=cmd_run)
     from airflow_dq.shacl.command import register as register_shacl  # `airflow-dq shacl convert ...`
 

@@ -145,3 +145,50 @@ def ol_events():
             time.sleep(0.2)
 
     return read
+
+
+@pytest.fixture(scope="session")
+def ol_schema():
+    """Offline OpenLineage validation: the official JSON schemas in tests/fixtures/openlineage-spec (copied from
+    OpenLineage/OpenLineage, see SOURCES.md there) in a referencing registry keyed by ``$id``.
+
+    ``ol_schema(event)`` validates the event against the core schema, then every facet whose ``_schemaURL`` names
+    a schema in the registry against that schema; it raises AssertionError listing every violation and returns
+    the set of facet schema URLs it checked.
+    """
+    from jsonschema import Draft202012Validator
+    from referencing import Registry, Resource
+
+    folder = ROOT / "tests" / "fixtures" / "openlineage-spec"
+    resources = {}
+    for path in sorted(folder.rglob("*.json")):
+        if "examples" in path.parts:
+            continue
+        doc = json.loads(path.read_text())
+        resources[doc["$id"]] = Resource.from_contents(doc)
+    registry = Registry().with_resources(resources.items())
+    core = Draft202012Validator({"$ref": "https://openlineage.io/spec/2-0-2/OpenLineage.json"}, registry=registry)
+
+    def facets_of(event: dict):
+        yield from (event.get("run", {}).get("facets") or {}).items()
+        yield from (event.get("job", {}).get("facets") or {}).items()
+        for kind in ("inputs", "outputs"):
+            for ds in event.get(kind) or []:
+                for group in ("facets", "inputFacets", "outputFacets"):
+                    yield from (ds.get(group) or {}).items()
+
+    def validate(event: dict) -> set[str]:
+        problems = [f"core: {e.json_path}: {e.message}" for e in core.iter_errors(event)]
+        checked = set()
+        for key, facet in facets_of(event):
+            url = facet.get("_schemaURL", "") if isinstance(facet, dict) else ""
+            if url.partition("#")[0] not in resources:
+                continue
+            validator = Draft202012Validator({"$ref": url}, registry=registry)
+            problems += [f"{key} ({url}): {e.json_path}: {e.message}" for e in validator.iter_errors(facet)]
+            checked.add(url)
+        assert not problems, f"{event.get('eventType')} event of {event.get('job', {}).get('name')} is invalid:\n" + \
+            "\n".join(problems)
+        return checked
+
+    return validate
