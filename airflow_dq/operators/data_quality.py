@@ -13,6 +13,7 @@ from airflow.sdk.exceptions import AirflowException, AirflowFailException
 
 from airflow_dq.core.plan import Plan
 from airflow_dq.core.results import ResultError, RunResult
+from airflow_dq.lineage.mixin import DataQualityLineageMixin
 from airflow_dq.spec.build import build_plan, load_any
 from airflow_dq.spec.errors import SpecError
 from airflow_dq.submit.environment import LOCAL_CONF, is_local, local_env
@@ -41,7 +42,7 @@ def default_result_dir() -> str:
     return os.path.join(home, "airflow-dq", "results")
 
 
-class DataQualityOperator(BaseOperator):
+class DataQualityOperator(DataQualityLineageMixin, BaseOperator):
     """Validate datasets against data-quality assertions on Spark.
 
     :param spec: the assertions: a YAML file path, YAML text, or a parsed mapping (``version: 1``, ``assertions:``).
@@ -125,7 +126,7 @@ class DataQualityOperator(BaseOperator):
         kwargs = dict(self.submit_kwargs)
         probe = DataQualitySparkSubmitHook(conn_id=self.conn_id, master=self.master)
         master = probe.master
-        conf = {**(LOCAL_CONF if is_local(master) else {}), **self.conf}
+        conf = {**(LOCAL_CONF if is_local(master) else {}), **self._openlineage_conf(), **self.conf}
         env = {**local_env(master), **(kwargs.pop("env_vars", None) or {})}
         return DataQualitySparkSubmitHook(
             conn_id=self.conn_id, master=self.master, conf=conf, py_files=package.zip_path,
