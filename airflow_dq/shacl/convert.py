@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 import yaml
-from rdflib import Graph, URIRef
+from rdflib import BNode, Graph
 
 from airflow_dq.core.assertions import Assertion, slug
 from airflow_dq.shacl.config import ShaclConfig
@@ -163,12 +163,17 @@ def convert_graph(graph: Graph, config: ShaclConfig | Mapping[str, Any] | None =
 
 
 def _prop_order(graph: Graph):
+    """A stable order of property shapes (blank node ids change from parse to parse): sh:order, then content."""
+    def text(node) -> str:
+        return "" if node is None else str(node)
+
     def key(prop):
         order = graph.value(prop, SH.order)
-        path = graph.value(prop, SH.path)
         number = order.toPython() if order is not None else None
-        return (0 if isinstance(number, (int, float)) else 1, number if isinstance(number, (int, float)) else 0,
-                str(path) if isinstance(path, URIRef) else "", str(prop))
+        ranked = isinstance(number, (int, float)) and not isinstance(number, bool)
+        body = sorted(f"{p} {o if not isinstance(o, BNode) else '[]'}" for p, o in graph.predicate_objects(prop))
+        return (0 if ranked else 1, number if ranked else 0, text(graph.value(prop, SH.path)),
+                text(graph.value(prop, SH.node)), text(graph.value(prop, SH.name)), body)
     return key
 
 

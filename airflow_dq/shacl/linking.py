@@ -127,33 +127,35 @@ def find_links(graph: Graph, config: ShaclConfig, report: ConversionReport) -> l
         if _deactivated(graph, shape):
             report.skipped(f"sh:NodeShape {show(graph, shape)}", "sh:deactivated true")
             continue
-        matched = False
+        matched, missed = False, []
         for cls in sorted(graph.objects(shape, SH.targetClass), key=str):
             hits = [ds for ds in all_datasets if ds in instances_of(graph, cls) and ds in named]
             for ds in hits:
                 add(ds, shape, "targetClass")
             matched |= bool(hits)
             if not hits:
-                report.skipped(f"sh:targetClass {show(graph, cls)}", "no dataset in the graph is an instance of this "
-                               "class", shape=show(graph, shape))
+                missed.append((f"sh:targetClass {show(graph, cls)}", "no dataset in the graph is an instance of it"))
         for node in sorted(graph.objects(shape, SH.targetNode), key=str):
             if node in named:
                 add(node, shape, "targetNode")
                 matched = True
             else:
-                report.skipped(f"sh:targetNode {show(graph, node)}", "not a dataset of this graph",
-                               shape=show(graph, shape))
+                missed.append((f"sh:targetNode {show(graph, node)}", "not a dataset of this graph"))
         for target in (SH.targetSubjectsOf, SH.targetObjectsOf):
-            for value in graph.objects(shape, target):
-                report.skipped(f"{show(graph, target)} {show(graph, value)}", "targets RDF nodes by their triples, "
-                               "which names no dataset", shape=show(graph, shape))
-        if matched or shape in used or shape in referenced:
+            for value in sorted(graph.objects(shape, target), key=str):
+                missed.append((f"{show(graph, target)} {show(graph, value)}", "selects RDF nodes by their triples, "
+                               "which names no dataset"))
+        count = len(list(graph.objects(shape, SH.property)))
+        for constraint, why in missed:
+            note = report.note if matched else report.skipped
+            tail = "" if matched else f"; its {count} property shape(s) are not converted through this target"
+            note(constraint, why + tail, shape=show(graph, shape))
+        if matched or missed or shape in used or shape in referenced:
             continue
         if isinstance(shape, URIRef) and has_platform(graph, shape) and "," not in dataset_name(shape):
             named[shape] = dataset_urn(graph, shape, config)
             add(shape, shape, "standalone")
             continue
-        count = len(list(graph.objects(shape, SH.property)))
         report.skipped(f"sh:NodeShape {show(graph, shape)}",
                        f"standalone NodeShape: not linked to a dataset (no dcterms:conformsTo, sh:targetClass or "
                        f"platform), so there is no dataset URN; its {count} property shape(s) are not converted")

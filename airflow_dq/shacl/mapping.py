@@ -84,7 +84,8 @@ class PropertyMapper:
     # -- helpers -----------------------------------------------------------------------------------------------
     def text(self, pred, found: list[Found] | Found) -> str:
         items = found if isinstance(found, list) else [found]
-        return ", ".join(f"{show(self.g, pred)} {self._value_text(f.value)}" for f in items)
+        return ", ".join(f"{show(self.g, pred)} {self._value_text(f.value)}" + (
+            f" (on {show(self.g, f.source)})" if f.source != self.fs.prop else "") for f in items)
 
     def _value_text(self, value) -> str:
         if isinstance(value, Literal) or isinstance(value, URIRef):
@@ -142,8 +143,8 @@ class PropertyMapper:
                     self.skip(pred, found, "not a constraint this converter knows")
         self.cardinality()
         self.lengths()
-        self.patterns()
         self.bounds()
+        self.patterns()
         self.enumerations()
         self.datatypes()
 
