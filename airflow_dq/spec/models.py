@@ -192,7 +192,7 @@ class FieldAssertion(_Common):
     # diagnostics (docs/diagnostics.md): group failing rows by these columns, keep the top N; failing-row samples
     dimensions: list[str] | None = None
     top_n: int | None = Field(default=None, ge=1, le=1000)
-    samples: SamplesSpec | bool | None = None
+    samples: SamplesSpec | None = None
 
     @field_validator("metric")
     @classmethod
