@@ -57,6 +57,11 @@ def cmd_run(args) -> int:
     with open(plan_path, "w", encoding="utf-8") as fh:
         fh.write(plan.to_json())
     out = os.path.abspath(args.out)
+    report = os.path.abspath(args.report) if args.report else None
+    if report and not os.path.isdir(os.path.dirname(report)):
+        print(f"airflow-dq: invalid input: --report {args.report}: directory {os.path.dirname(report)} does not exist",
+              file=sys.stderr)
+        return EXIT_INPUT
     if os.path.exists(out):
         os.remove(out)  # never mistake a previous run's document for this one's
     print(f"airflow-dq: validating {len(plan.assertions)} assertions on {args.master} ...", file=sys.stderr)
@@ -76,6 +81,13 @@ def cmd_run(args) -> int:
     lineage.finish(result)
     print(results_table(result))
     print(f"\nresult document: {out}")
+    if report:
+        from airflow_dq.report import write_report
+
+        try:
+            print(f"report: {write_report(result, report)}")
+        except OSError as exc:  # the outcome still decides the exit code; the report is reported missing
+            print(f"airflow-dq: could not write the report {report}: {exc}", file=sys.stderr)
     return EXIT_FAIL if result.outcome == "fail" else EXIT_PASS
 
 
@@ -88,6 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="where an entity's data is: a path with optional format, or table:NAME (repeatable)")
     run.add_argument("--master", default="local[*]", help="Spark master (default: local[*])")
     run.add_argument("--out", required=True, help="where to write the result document (JSON)")
+    run.add_argument("--report", metavar="PATH", help="also write a self-contained HTML report to PATH")
     run.add_argument("--as-of", help="reference time for freshness (ISO-8601; default: now)")
     run.add_argument("--openlineage", action="store_true",
                      help="emit OpenLineage events (transport from openlineage-python's configuration: "
