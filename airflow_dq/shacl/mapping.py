@@ -157,13 +157,13 @@ class PropertyMapper:
         hi = self.strictest(SH.maxCount, maxs, as_count, min) if maxs else None
         n, lo_src = lo if lo else (None, [])
         m, hi_src = hi if hi else (None, [])
-        used = lo_src + hi_src
         text = ", ".join(self.text(p, f) for p, f in ((SH.minCount, lo_src), (SH.maxCount, hi_src)) if f)
         never_null = metric("null_count", {"type": "equal_to", "value": 0})
         f = self.field
         if m == 0:
             if n:
-                self.skip(SH.minCount, used, f"minCount {n} with maxCount 0 can never hold: fix the shape")
+                self.report.skipped(text, f"minCount {n} with maxCount 0 can never hold: fix the shape",
+                                    **self.where)
                 return
             self.emit("absent", values({"type": "is_null"}, exclude_nulls=False), text,
                       {"assertion_type": "FIELD_VALUES", "operator": "NULL", "parameters": {"maxCount": 0}},
