@@ -140,6 +140,8 @@ class DataQualitySparkSubmitHook(SparkSubmitHook):
         elif not exists:
             self.log.info("No Spark connection %r: using the embedded master %s", self._dq_conn_id, DEFAULT_MASTER)
             data["master"] = DEFAULT_MASTER
+        if self._deploy_mode and not exists:  # the provider only applies deploy_mode= when a connection exists
+            data["deploy_mode"] = self._deploy_mode
         return data
 
     def _check_deploy_mode(self) -> None:

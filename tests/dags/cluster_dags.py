@@ -46,7 +46,8 @@ cluster_deploy_mode = _dag("dq_cluster_deploy_mode", conn_id="spark_cluster", re
                            submit_kwargs={"deploy_mode": "cluster"})
 
 # A master nobody listens on: a retryable failure within the connect timeout.
-master_unreachable = _dag("dq_master_unreachable", conn_id="spark_dead", submit_kwargs={"master_connect_timeout": 3})
+master_unreachable = _dag("dq_master_unreachable", conn_id="spark_dead", retries=1,
+                          submit_kwargs={"master_connect_timeout": 3})
 
 # The driver is killed mid-run by the test (the job holds before writing its result; see engine/job.py).
 driver_killed = _dag("dq_driver_killed", conn_id="spark_cluster")
