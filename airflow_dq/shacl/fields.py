@@ -83,7 +83,7 @@ def as_number(term) -> int | float:
     """A numeric literal (minInclusive & co.): ints stay ints, decimals and doubles become floats."""
     value = term.toPython() if isinstance(term, Literal) else None
     if isinstance(value, bool) or not isinstance(value, (int, float, Decimal)):
-        kind = f"an IRI" if isinstance(term, URIRef) else f"a {type(value).__name__} literal"
+        kind = "an IRI" if isinstance(term, URIRef) else f"a {type(value).__name__} literal"
         raise BadValue(f"{term!s} is {kind}, not a number: the spec compares column metrics with numbers")
     return value if isinstance(value, int) else float(value)
 
