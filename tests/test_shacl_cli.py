@@ -7,6 +7,7 @@ import pathlib
 import subprocess
 import sys
 
+import pytest
 import yaml
 
 from airflow_dq.spec.loader import load_spec
@@ -75,3 +76,20 @@ def test_bad_input_and_nothing_converted_exit_2(tmp_path):
     assert proc.returncode == 2 and "-o/--out" in proc.stderr
     proc = cli("shacl", "convert", str(SEED / "inline.ttl"), "-o", str(tmp_path / "w.yml"), "--format", "csv")
     assert proc.returncode == 2 and "unknown RDF format 'csv'" in proc.stderr
+
+
+@pytest.mark.submit
+def test_run_takes_a_shapes_file_in_place_of_a_spec(tmp_path):
+    from tests.shacl_data import sources, write_tables
+
+    paths = write_tables(tmp_path / "data")
+    contract = ROOT / "tests" / "fixtures" / "shacl" / "counterparty_contract.jsonld"
+    args = [f"--source={name}={path}" for name, path in sources(paths).items() if "counterparties" in name]
+    out = tmp_path / "result.json"
+    proc = cli("run", str(contract), *args, "--master", "local[2]", "--out", str(out))
+    assert proc.returncode == 0, proc.stderr[-3000:]  # only a warn-severity assertion fails
+    doc = json.loads(out.read_text())
+    status = {r["name"]: (r["status"], r["severity"]) for r in doc["results"]}
+    urn = "urn:li:dataset:(urn:li:dataPlatform:spark,bank.example/trading/counterparties,PROD)"
+    assert status == {f"{urn}_lei_not_null": ("pass", "error"), f"{urn}_lei_pattern": ("pass", "error"),
+                      f"{urn}_rating_in": ("fail", "warn")}
