@@ -199,7 +199,8 @@ def test_cardinality_corner_cases():
             [ sh:path ex:many ; sh:minCount 2 ; sh:maxCount 4 ] ,
             [ sh:path ex:opt ; sh:maxCount 1 ] ,
             [ sh:path ex:never ; sh:minCount 1 ; sh:maxCount 0 ] ,
-            [ sh:path ex:junk ; sh:minCount "lots" ] .
+            [ sh:path ex:junk ; sh:minCount "lots" ] ,
+            [ sh:path ex:upside ; sh:minCount 3 ; sh:maxCount 2 ] .
     """)
     assert names(c) == ["gone_absent", "many_required", "many_cardinality"]
     assert c.assertions[0]["condition"] == {"type": "is_null"} and c.assertions[0]["exclude_nulls"] is False
@@ -208,6 +209,8 @@ def test_cardinality_corner_cases():
     assert "always holds for a column" in reasons["sh:maxCount 1"]
     assert "can never hold" in reasons["sh:minCount 1, sh:maxCount 0"]
     assert "not a non-negative integer" in reasons['sh:minCount "lots"']
+    assert "minCount 3 with maxCount 2 can never hold" in reasons["sh:minCount 3, sh:maxCount 2"]
+    assert "" not in reasons  # an unusable value is reported once, with its own text
 
 
 def test_values_that_cannot_become_checks_are_reported():

@@ -69,6 +69,11 @@ def metric(name: str, cond: dict) -> dict:
     return {"type": "field", "metric": name, "condition": cond}
 
 
+def never_null() -> dict:
+    """A row holds 0 or 1 value of a column: "at least one value" is "no NULLs" (docs/shacl.md)."""
+    return metric("null_count", {"type": "equal_to", "value": 0})
+
+
 def values(cond: dict, exclude_nulls: bool = True) -> dict:
     return {"type": "field", "condition": cond, "exclude_nulls": exclude_nulls}
 
@@ -158,13 +163,13 @@ class PropertyMapper:
         n, lo_src = lo if lo else (None, [])
         m, hi_src = hi if hi else (None, [])
         text = ", ".join(self.text(p, f) for p, f in ((SH.minCount, lo_src), (SH.maxCount, hi_src)) if f)
-        never_null = metric("null_count", {"type": "equal_to", "value": 0})
+        if not text:
+            return  # every value was unusable, and reported as such by strictest()
         f = self.field
+        if n and m is not None and n > m:
+            self.report.skipped(text, f"minCount {n} with maxCount {m} can never hold: fix the shape", **self.where)
+            return
         if m == 0:
-            if n:
-                self.report.skipped(text, f"minCount {n} with maxCount 0 can never hold: fix the shape",
-                                    **self.where)
-                return
             self.emit("absent", values({"type": "is_null"}, exclude_nulls=False), text,
                       {"assertion_type": "FIELD_VALUES", "operator": "NULL", "parameters": {"maxCount": 0}},
                       f"Field {f} must have no value (sh:maxCount 0)")
@@ -178,13 +183,13 @@ class PropertyMapper:
             self.report.note(text, f"minCount {n}: a table column holds at most one value per row, so the check "
                              "is that the value is present", **self.where)
         if m == 1:
-            self.emit("not_null", never_null, text, {"assertion_type": "FIELD_METRIC", "operator": "NOT_NULL",
+            self.emit("not_null", never_null(), text, {"assertion_type": "FIELD_METRIC", "operator": "NOT_NULL",
                       "parameters": {"minCount": n, "maxCount": m}}, f"Field {f} is required")
             return
-        self.emit("required", never_null, text, {"assertion_type": "FIELD_METRIC", "operator": "GREATER_THAN_OR_EQUAL",
+        self.emit("required", never_null(), text, {"assertion_type": "FIELD_METRIC", "operator": "GREATER_THAN_OR_EQUAL",
                   "parameters": {"minCount": n}}, f"Field {f} requires at least {n} value(s)")
         if m is not None:
-            self.emit("cardinality", never_null, text, {"assertion_type": "FIELD_METRIC", "operator": "BETWEEN",
+            self.emit("cardinality", never_null(), text, {"assertion_type": "FIELD_METRIC", "operator": "BETWEEN",
                       "parameters": {"minCount": n, "maxCount": m}},
                       f"Field {f} allows {n} to {m} values (a column holds one value per row: it must be present)")
 
