@@ -109,3 +109,16 @@ def apply_filters(assertions: list[Assertion], filters: Mapping[str, str] | None
         raise SpecError(f"filters given for unknown entity {', '.join(map(repr, unknown))}; the spec's entities "
                         f"are: {entities}")
     return out
+
+
+def select_assertions(assertions: list[Assertion], select: list[str] | None) -> list[Assertion]:
+    """The assertions named (by name or id) in ``select``, in spec order; None selects all."""
+    if select is None:
+        return assertions
+    wanted = [select] if isinstance(select, str) else list(select)
+    chosen = [a for a in assertions if a.id in wanted or a.display_name in wanted]
+    unknown = set(wanted) - {a.id for a in chosen} - {a.display_name for a in chosen}
+    if unknown or not chosen:
+        known = ", ".join(a.display_name for a in assertions)
+        raise SpecError(f"select names unknown assertion(s) {sorted(unknown)}; the spec has: {known}")
+    return chosen
