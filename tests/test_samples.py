@@ -112,6 +112,7 @@ def test_sample_pass_scans_the_data_once(spark, flights_parquet):
     assert len(requests) == 4
     executed = samples.sample_frame(ds, requests)._jdf.queryExecution().executedPlan().toString()
     assert executed.count("FileScan") == 1, executed
+    assert "WindowGroupLimit" in executed  # the first N per assertion are kept per partition, before the shuffle
 
 
 def test_a_mask_on_a_missing_column_is_an_error_not_an_unmasked_sample(spark, flights_parquet):
