@@ -16,8 +16,16 @@ def get_provider_info() -> dict:
         "with severity gating and OpenLineage data quality facets.",
         "versions": [__version__],
         "operators": [
-            {"integration-name": "Airflow DQ", "python-modules": ["airflow_dq.operators.data_quality"]},
+            {"integration-name": "Airflow DQ", "python-modules": ["airflow_dq.operators.data_quality",
+                                                                 "airflow_dq.operators.branch"]},
         ],
+        "sensors": [
+            {"integration-name": "Airflow DQ", "python-modules": ["airflow_dq.sensors.data_quality"]},
+        ],
+        "triggers": [
+            {"integration-name": "Airflow DQ", "python-modules": ["airflow_dq.triggers.result"]},
+        ],
+        "extra-links": ["airflow_dq.operators.links.DataQualityResultLink", "airflow_dq.operators.links.SparkUILink"],
         "hooks": [
             {"integration-name": "Airflow DQ", "python-modules": ["airflow_dq.hooks.spark_submit"]},
         ],

@@ -51,3 +51,28 @@ def rendered_fields(run, task_id: str) -> dict:
 
 def try_number(run, task_id: str) -> int:
     return _ti(run, task_id).try_number
+
+
+def unpause(dag_id: str) -> None:
+    """Unpause ``dag_id`` (new DAGs are paused, and paused DAGs get no asset-triggered runs queued), syncing the
+    dags-folder bundle to the DB first if the DAG is not there yet."""
+    from airflow.models.dag import DagModel
+    from airflow.utils.session import create_session
+
+    with create_session() as session:
+        model = session.get(DagModel, dag_id)
+        if model is None:
+            from airflow.dag_processing.bundles.manager import DagBundlesManager
+            from airflow.dag_processing.dagbag import BundleDagBag, sync_bag_to_db
+
+            manager = DagBundlesManager()
+            manager.sync_bundles_to_db(session=session)
+            session.commit()
+            for bundle in manager.get_all_dag_bundles():
+                if not bundle.is_initialized:
+                    bundle.initialize()
+                bag = BundleDagBag(dag_folder=bundle.path, bundle_path=bundle.path, bundle_name=bundle.name)
+                sync_bag_to_db(bag, bundle.name, bundle.version)
+            model = session.get(DagModel, dag_id)
+        assert model is not None, f"DAG {dag_id} is not in the dags folder"
+        model.is_paused = False

@@ -96,8 +96,9 @@ def test_schedules_map_to_airflow_schedules():
 @pytest.mark.submit
 def test_a_producer_update_triggers_the_on_table_change_dag_which_runs_its_assertions(dag_runner):
     from tests.airflow_helpers import task_states, xcom_value
-    from tests.dq_airflow_queries import clear_queue, queued_for
+    from tests.dq_airflow_queries import clear_queue, queued_for, unpause
 
+    unpause("dq_purchase_events_checks__on_table_change")
     clear_queue("dq_purchase_events_checks__on_table_change")
     producer = dag_runner(EXAMPLE, "example_dq_purchase_events_producer")
     assert task_states(producer) == {"load_purchase_events": "success"}
