@@ -192,3 +192,9 @@ def ol_schema():
         return checked
 
     return validate
+
+
+@pytest.fixture(scope="session")
+def dag_loader():
+    """``load(file, dag_id)`` → the DAG object (the same module instance dag_runner uses)."""
+    return load_dag

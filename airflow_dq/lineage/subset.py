@@ -12,6 +12,7 @@ top is ``expr := conj (OR conj)*``, ``conj := atom (AND atom)*``, ``atom := '(' 
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Mapping
 
 import attr
@@ -38,6 +39,7 @@ COMPARISONS = {
 # Keywords that can never be a column reference in an operand position.
 _NOT_A_FIELD = {"NULL", "NOT", "AND", "OR", "IS", "IN", "BETWEEN", "LIKE", "ILIKE", "RLIKE", "REGEXP", "EXISTS",
                 "CASE", "WHEN", "THEN", "ELSE", "END", "SELECT", "FROM", "WHERE", "INTERVAL", "ANY", "ALL", "SOME"}
+_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _TYPED_LITERALS = {"DATE", "TIMESTAMP", "TIMESTAMP_NTZ", "TIMESTAMP_LTZ"}
 
 
@@ -152,7 +154,7 @@ class _Parser:
         value = tok.value
         if value.startswith("`") and value.endswith("`") and len(value) >= 2:
             return _unquote(value, "`")
-        if value.upper() in _NOT_A_FIELD:
+        if value.upper() in _NOT_A_FIELD or not _IDENTIFIER.match(value):  # e.g. 1L, 2.5BD: typed literals
             raise NotRepresentable(f"{value!r} is not a column")
         return value
 
