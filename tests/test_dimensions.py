@@ -234,3 +234,25 @@ def test_dimension_options_compile_into_params():
                          "dimensions: [origin, carrier]\ntop_n: 7"))
     (a,) = load_spec_text(text)
     assert a.params["dimensions"] == ["origin", "carrier"] and a.params["top_n"] == 7
+
+
+def test_hand_computed_example_small_groups_are_discounted_and_maps_are_refused(spark, tmp_path):
+    rows = ([("A", i < 20, {"k": "v"}) for i in range(40)] + [("B", True, {}) for _ in range(5)]
+            + [("C", False, {}) for _ in range(100)] + [(None, i == 0, {}) for i in range(3)])
+    path = str(tmp_path / "regions.parquet")
+    spark.createDataFrame(rows, "region string, bad boolean, tags map<string,string>").write.parquet(path)
+    text = _yaml(
+        "  - entity: regions\n    name: good\n    type: field\n    field: bad\n"
+        "    condition: {type: equal_to, value: false}\n    dimensions: [region]\n    top_n: 2\n",
+        "  - entity: regions\n    name: by_tags\n    type: field\n    field: bad\n"
+        "    condition: {type: equal_to, value: false}\n    dimensions: [tags]\n")
+    result = run_yaml(spark, text, {"regions": path + ":parquet"}, run_id="dims-hand")
+    groups = result.diagnostics["good"]["dimensions"]["columns"][0]["groups"]
+    # A: 50% of 40 rows → 0.25 × 0.5 × 1 / 1.5; B: 100% of 5 rows → 1 × 0.25 × (5/30) / 1.5 ranks lower
+    assert [(g["value"], g["failing_rows"], g["total_rows"]) for g in groups] == \
+        [("A", 20, 40), ("B", 5, 5), ("Others", 1, 103)]
+    assert [g["impact"] for g in groups] == pytest.approx([0.25 * 0.5 / 1.5, 0.25 * (5 / 30) / 1.5,
+                                                           (1 / 103) ** 2 * 0.75 / 1.5])
+    assert groups[2]["groups"] == 2 and result.diagnostics["good"]["dimensions"]["columns"][0]["group_count"] == 4
+    assert "dimension column 'tags' is a map" in result.diagnostics["by_tags"]["dimensions"]["error"]
+    assert {r.name: r.status for r in result.results} == {"good": "fail", "by_tags": "fail"}

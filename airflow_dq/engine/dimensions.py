@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from pyspark.sql import DataFrame
 from pyspark.sql import functions as F
+from pyspark.sql import types as T
 
 from airflow_dq.core.assertions import Assertion
 from airflow_dq.core.results import AssertionResult
@@ -75,7 +76,12 @@ def plan_request(a: Assertion, ds: Dataset, test: RowTest) -> DimensionRequest |
     top_n = params.get("top_n", DEFAULT_TOP_N)
     if isinstance(top_n, bool) or not isinstance(top_n, int) or not 1 <= top_n <= MAX_TOP_N:
         raise NotEvaluable(f"top_n {top_n!r} must be a whole number from 1 to {MAX_TOP_N}")
-    columns = list(dict.fromkeys(find_field(ds.schema, c).name for c in names))
+    fields = [find_field(ds.schema, c) for c in names]
+    for f in fields:
+        if isinstance(f.dataType, T.MapType):
+            raise NotEvaluable(f"dimension column {f.name!r} is a map ({f.dataType.simpleString()}); maps cannot be "
+                               "grouped")
+    columns = list(dict.fromkeys(f.name for f in fields))
     # A column masked in the samples is masked in the group labels too (grouped by the masked value).
     masks = resolve_masks(ds.schema, settings(a)["mask"])
     return DimensionRequest(a, test, columns, top_n, {c: masks[c] for c in columns if c in masks})
@@ -129,15 +135,15 @@ def run_dimensions(ds: Dataset, requests: list[DimensionRequest],
     """One GROUPING SETS pass for every request of a dataset → dimensions document per assertion id."""
     if not requests:
         return {}
-    grouped = grouping_frame(ds, requests)
-    aliases = list(dict.fromkeys(alias for req in requests for alias in req.aliases))
-    keys = {(c, req.masks.get(c)): alias for req in requests for c, alias in zip(req.columns, req.aliases)}
     try:
+        grouped = grouping_frame(ds, requests)
         rows = grouped.limit(MAX_GROUP_ROWS + 1).collect()
     except Exception as exc:
         log.warning("dimension pass failed: %s", first_line(exc))
         return {r.assertion.id: {"error": f"Spark could not compute the dimensions: {first_line(exc)}"}
                 for r in requests}
+    aliases = list(dict.fromkeys(alias for req in requests for alias in req.aliases))
+    keys = {(c, req.masks.get(c)): alias for req in requests for c, alias in zip(req.columns, req.aliases)}
     if len(rows) > MAX_GROUP_ROWS:
         names = sorted({c for c, _ in keys})
         return {r.assertion.id: {"error": f"dimension columns {', '.join(names)} have more than {MAX_GROUP_ROWS} "
