@@ -19,7 +19,8 @@ from openlineage.client.generated.test_run import TestExecution
 from airflow_dq.core.assertions import Assertion
 from airflow_dq.core.results import AssertionResult, json_safe
 
-_FIELD_VALUE_TYPES = {"is_not_null": "not_null", "is_null": "null", "in": "accepted_values", "not_in": "rejected_values"}
+_FIELD_VALUE_TYPES = {"is_not_null": "not_null", "is_null": "null", "in": "accepted_values",
+                      "not_in": "rejected_values"}
 _TEST_STATUS = {"pass": "pass", "fail": "fail", "error": "fail"}
 
 

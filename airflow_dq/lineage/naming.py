@@ -46,7 +46,7 @@ def urn_platform(entity: str) -> str | None:
 
 
 def split_partitions(path: str) -> tuple[str, dict]:
-    """``/t/dt=1/h=2/`` → (``/t``, {"dt": "1", "h": "2"}); a path without trailing partition dirs is returned as is."""
+    """``/t/dt=1/h=2/`` → (``/t``, {"dt": "1", "h": "2"}); without trailing partition dirs: the path as is."""
     trimmed = path.rstrip("/") or path
     parts = trimmed.split("/")
     dims: list[tuple[str, str]] = []
