@@ -13,6 +13,7 @@ from typing import Any
 
 from pyspark.sql import Column, DataFrame
 
+from airflow_dq.engine import pruning
 from airflow_dq.engine.context import Agg, first_line
 
 log = logging.getLogger(__name__)
@@ -26,6 +27,7 @@ class FusedScan:
         self._owners: dict[str, dict[str, str]] = {}  # owner -> {local name -> alias}
         self.jobs_run = 0
         self.fallback_used = False
+        self.columns_read: list[str] | None = None  # after run(): what the scan read (engine/pruning.py)
 
     def request(self, owner: str, aggregates: dict[str, "Agg | Column"]) -> None:
         mapping = {}
@@ -56,12 +58,17 @@ class FusedScan:
         exprs = [self._columns[a].alias(a) for a in aliases]
         frame = self.df.agg(*exprs)
         self.jobs_run += 1
-        return frame.collect()[0].asDict()
+        row = frame.collect()[0].asDict()
+        self.columns_read = pruning.columns_read(frame)
+        return row
 
     def _run_isolated(self) -> tuple[dict[str, dict[str, Any]], dict[str, str]]:
         values: dict[str, dict[str, Any]] = {}
         errors: dict[str, str] = {}
         for owner, mapping in self._owners.items():
+            if not mapping:  # everything it needs was answered without the scan (engine/speedups.py)
+                values[owner] = {}
+                continue
             try:
                 row = self._collect(sorted(set(mapping.values())))
             except Exception as exc:

@@ -18,6 +18,7 @@ from airflow_dq.engine.diagnostics import diagnose
 from airflow_dq.engine.errors import NotEvaluable
 from airflow_dq.engine.fused import FusedScan
 from airflow_dq.engine.registry import KINDS
+from airflow_dq.engine.speedups import Speedups
 
 log = logging.getLogger(__name__)
 
@@ -94,7 +95,8 @@ def _run_dataset(spark, plan, entity, assertions, reference, results, diagnostic
         return stats
     ds = Dataset(entity=entity, source=source, df=df, spark=spark, reference_time=reference)
     scan = FusedScan(df)
-    scan.request("__dataset__", {"rows": Agg("rows", F.count(F.lit(1)))})
+    speed = Speedups(ds, plan.options, assertions)  # Parquet footer answers, distinct option (speedups.py)
+    scan.request("__dataset__", speed.scan_request("__dataset__", {"rows": Agg("rows", F.count(F.lit(1)))}))
     pending: dict[str, tuple[Assertion, Pending, float]] = {}
     for a in assertions:
         started = time.perf_counter()
@@ -102,7 +104,7 @@ def _run_dataset(spark, plan, entity, assertions, reference, results, diagnostic
         try:
             if module is None:
                 raise NotEvaluable(f"assertion kind {a.kind!r} is not supported by this engine")
-            prepared = module.prepare(a, ds)
+            prepared = speed.adapt(a, module.prepare(a, ds))
         except NotEvaluable as exc:
             results[a.id] = _result(a, _error(a, str(exc)), (time.perf_counter() - started) * 1000)
             continue
@@ -118,6 +120,7 @@ def _run_dataset(spark, plan, entity, assertions, reference, results, diagnostic
             pending[a.id] = (a, prepared, (time.perf_counter() - started) * 1000)
     scan_started = time.perf_counter()
     values, errors = scan.run()
+    values = speed.complete(values)
     scan_ms = (time.perf_counter() - scan_started) * 1000
     for aid, (a, prepared, plan_ms) in pending.items():
         if aid in errors or aid not in values:
@@ -136,6 +139,8 @@ def _run_dataset(spark, plan, entity, assertions, reference, results, diagnostic
         "aggregates": scan.size,
         "fused_jobs": scan.jobs_run,
         "fallback": scan.fallback_used,
+        "columns_read": scan.columns_read,
+        **speed.stats(),
         "scan_ms": round(scan_ms, 3),
         "duration_ms": round((time.perf_counter() - t0) * 1000, 3),
         "schema": [{"name": f.name, "type": f.dataType.simpleString()} for f in df.schema.fields],

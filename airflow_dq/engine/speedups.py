@@ -1,0 +1,165 @@
+"""Per-dataset rewrites of prepared assertions before they join the fused scan.
+
+* values exact in Parquet footers (engine/footer_stats.py) are answered without scanning: the unfiltered row count,
+  null / non-null counts, min and max of integer, decimal and date columns, and unfiltered ``is_not_null`` /
+  ``is_null`` field-values checks (their failing rows are the null / non-null count);
+* distinct counts follow the plan's explicit ``distinct`` option (engine/distinct_mode.py).
+A dataset whose every aggregate is answered this way runs no Spark job at all. The runner calls ``adapt`` for each
+prepared assertion, ``scan_request`` for its own aggregates, and ``complete`` on the scan's values.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from airflow_dq.engine import distinct_mode
+from airflow_dq.engine.columns import find_field
+from airflow_dq.engine.context import Agg, Dataset, Outcome, Pending
+from airflow_dq.engine.errors import NotEvaluable
+from airflow_dq.engine.footer_stats import FooterStats
+
+_FOOTER_PRIMITIVES = ("rows", "nulls", "non_null", "min", "max")
+
+
+def _footer_columns(ds: Dataset, assertions: list) -> list[str]:
+    """Columns whose footer statistics could answer something: fields of unfiltered metric and null checks."""
+    out: dict[str, None] = {}
+    for a in assertions:
+        if a.filter or not a.field or a.kind not in ("field_metric", "field_values"):
+            continue
+        if a.kind == "field_values" and (a.condition is None or a.condition.type not in ("is_null", "is_not_null")):
+            continue
+        try:
+            out.setdefault(find_field(ds.schema, a.field).name)
+        except NotEvaluable:
+            continue
+    return list(out)
+
+
+class Speedups:
+    def __init__(self, ds: Dataset, options: dict | None = None, assertions: list | None = None,
+                 footers: bool | None = None):
+        self.ds = ds
+        options = options or {}
+        try:
+            self.distinct, self.rsd, self.option_error = *distinct_mode.mode(options), None
+        except NotEvaluable as exc:  # refused for the assertions that count distinct values, not for the others
+            self.distinct, self.rsd, self.option_error = "exact", distinct_mode.DEFAULT_RSD, exc
+        self._interest = _footer_columns(ds, assertions or [])
+        use_footers = options.get("footer_stats", True) if footers is None else footers
+        self.footer = FooterStats(ds.spark, ds.df, ds.source) if use_footers else None
+        self._known: dict[str, dict] = {}  # owner -> {local name -> value answered without the scan}
+        self.answered = 0
+
+    # -- footer answers -------------------------------------------------------------------------------------------
+    def _footer_value(self, agg) -> tuple[bool, object]:
+        if self.footer is None or not isinstance(agg, Agg):
+            return False, None
+        parts = agg.key.split("|")
+        if parts == ["rows"]:
+            self.footer.load(self._columns_of_interest())
+            rows = self.footer.rows()
+            return rows is not None, rows
+        if len(parts) != 3 or parts[0] not in _FOOTER_PRIMITIVES or parts[2]:
+            return False, None  # filtered aggregates need the rows themselves
+        primitive, column = parts[0], parts[1]
+        self.footer.load(self._columns_of_interest())
+        if primitive in ("nulls", "non_null"):
+            nulls, rows = self.footer.nulls(column), self.footer.rows()
+            if nulls is None or rows is None:
+                return False, None
+            return True, nulls if primitive == "nulls" else rows - nulls
+        return self.footer.extreme(primitive, column)
+
+    def _columns_of_interest(self) -> list[str]:
+        return self._interest
+
+    def _null_check(self, a, aggregates: dict) -> dict:
+        """Footer values for an unfiltered is_not_null / is_null field-values check (failing and total rows)."""
+        if a.kind != "field_values" or a.filter or (a.params or {}).get("field_transform") or a.condition is None \
+                or a.condition.type not in ("is_not_null", "is_null") or set(aggregates) != {"failing", "total"}:
+            return {}
+        try:
+            column = find_field(self.ds.schema, a.field).name
+        except Exception:
+            return {}
+        known_nulls, nulls = self._footer_value(Agg(f"nulls|{column}|", None))
+        known_rows, rows = self._footer_value(Agg("rows", None))
+        if not (known_nulls and known_rows):
+            return {}
+        return {"failing": nulls if a.condition.type == "is_not_null" else rows - nulls, "total": rows}
+
+    # -- hooks used by the runner ---------------------------------------------------------------------------------
+    def adapt(self, a, prepared):
+        """``prepare``'s answer with footer-answered aggregates removed and the distinct option applied."""
+        if not isinstance(prepared, Pending):
+            return prepared
+        if self.option_error is not None and any(distinct_mode.is_distinct(g) for g in prepared.aggregates.values()):
+            raise self.option_error
+        known = self._null_check(a, prepared.aggregates)
+        remaining: dict = {}
+        approximated = False
+        for local, agg in prepared.aggregates.items():
+            if local in known:
+                continue
+            if distinct_mode.is_distinct(agg) and self.distinct == "approximate":
+                remaining[local] = distinct_mode.approximate(agg, self.ds.scope, self.rsd)
+                approximated = True
+                continue
+            found, value = self._footer_value(agg)
+            if found:
+                known[local] = value
+            else:
+                remaining[local] = agg
+        if known:
+            self._known[a.id] = known
+            self.answered += len(known)
+        finish = prepared.finish
+        if approximated:
+            finish = self._flag_approximate(finish)
+        if known:
+            finish = self._flag_footer(finish, sorted(known))
+        return replace(prepared, aggregates=remaining, finish=finish)
+
+    def scan_request(self, owner: str, aggregates: dict) -> dict:
+        """The part of a runner-owned request (e.g. the dataset's row count) the scan still has to compute."""
+        remaining = {}
+        for local, agg in aggregates.items():
+            found, value = self._footer_value(agg)
+            if found:
+                self._known.setdefault(owner, {})[local] = value
+            else:
+                remaining[local] = agg
+        return remaining
+
+    def complete(self, values: dict) -> dict:
+        """The scan's values per owner with the footer answers merged in (owners with nothing left to scan too)."""
+        merged = {owner: dict(v) for owner, v in values.items()}
+        for owner, known in self._known.items():
+            merged.setdefault(owner, {}).update(known)
+        return merged
+
+    def stats(self) -> dict:
+        out = {"distinct": self.distinct, "footer_answers": self.answered}
+        if self.footer is not None:
+            out["footer_files"] = self.footer.files_read
+            if self.footer.reason:
+                out["footer_skipped"] = self.footer.reason
+        return out
+
+    def _flag_approximate(self, finish):
+        rsd = self.rsd
+
+        def wrapped(values: dict) -> Outcome:
+            outcome = finish(values)
+            outcome.details = {**(outcome.details or {}), "approximate": {"method": "hyperloglog++", "rsd": rsd}}
+            return outcome
+        return wrapped
+
+    @staticmethod
+    def _flag_footer(finish, names: list[str]):
+        def wrapped(values: dict) -> Outcome:
+            outcome = finish(values)
+            outcome.details = {**(outcome.details or {}), "from_parquet_footer": names}
+            return outcome
+        return wrapped
