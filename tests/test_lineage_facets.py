@@ -44,6 +44,11 @@ def check_mixed_lineage(inputs: list[dict], run_facets: dict, spec: dict, source
     ev = by_name[("file", sources["purchase_events"])]
     pr = by_name[("file", sources["products"])]
 
+    # the entity URNs the user declared, as symlinks of the physical datasets
+    assert ev["facets"]["symlinks"]["identifiers"] == [
+        {"namespace": "spark", "name": "shop.purchase_events", "type": "TABLE"}]
+    assert pr["facets"]["symlinks"]["identifiers"] == [{"namespace": "hive", "name": "shop.products", "type": "TABLE"}]
+
     # dataQualityAssertions: the same facet in facets and inputFacets, one entry per assertion, plan order
     for ds in (ev, pr):
         assert ds["facets"]["dataQualityAssertions"] == ds["inputFacets"]["dataQualityAssertions"]
@@ -170,9 +175,9 @@ def test_before_the_run_only_names_and_subsets_and_without_a_result_every_test_i
     op, plan, _ = mixed
     start = build_lineage(plan, None, tests=False)
     assert start.run_facets == {}
-    facets = {d.name: (d.facets, d.inputFacets) for d in start.inputs}
-    assert facets[op.sources["purchase_events"]] == (None, None)
-    assert set(facets[op.sources["products"]][1]) == {"subset"}
+    facets = {d.name: (set(d.facets or {}), set(d.inputFacets or {})) for d in start.inputs}
+    assert facets[op.sources["purchase_events"]] == ({"symlinks"}, set())
+    assert facets[op.sources["products"]] == ({"symlinks"}, {"subset"})
 
     spark_failed = build_lineage(plan, None, tests=True)
     tests = as_json(spark_failed.run_facets["test"])["tests"]

@@ -55,3 +55,13 @@ def test_catalog_tables():
 def test_dataset_name_of_a_source():
     assert dataset_name(Source(entity=HIVE_URN, kind="table", table="shop.products")).namespace == "hive"
     assert dataset_name(Source(entity=HIVE_URN, kind="path", path="s3a://b/k", format="parquet")).namespace == "s3://b"
+
+
+def test_declared_urn_becomes_a_symlink_unless_it_is_the_dataset_itself():
+    from airflow_dq.lineage.facets import declared_identity
+    from airflow_dq.lineage.naming import DatasetName
+
+    link = declared_identity(HIVE_URN, path_name("/lake/products.parquet"))
+    assert [(i.namespace, i.name, i.type) for i in link.identifiers] == [("hive", "shop.products", "TABLE")]
+    assert declared_identity(HIVE_URN, DatasetName("hive", "shop.products")) is None
+    assert declared_identity("products", path_name("/lake/products.parquet")) is None

@@ -5,6 +5,7 @@ Per validated entity, one ``InputDataset`` named after what Spark read (see :mod
 * ``facets.dataQualityAssertions`` and ``inputFacets.dataQualityAssertions`` (DataQualityAssertionsDatasetFacet),
 * ``facets.dataQualityMetrics`` (DataQualityMetricsDatasetFacet) when the engine computed any,
 * ``inputFacets.subset`` (InputSubsetInputDatasetFacet) when the validated rows are an exactly describable subset;
+* ``facets.symlinks`` (SymlinksDatasetFacet): the entity URN as declared (platform, name), when it is a URN;
 
 and one run facet ``test`` (TestRunFacet) listing every assertion. Used by the operator mixin and by the CLI.
 """
@@ -16,6 +17,7 @@ from typing import Any, Mapping
 
 from openlineage.client.event_v2 import InputDataset
 from openlineage.client.generated.data_quality_assertions_dataset import DataQualityAssertionsDatasetFacet
+from openlineage.client.generated.symlinks_dataset import Identifier, SymlinksDatasetFacet
 from openlineage.client.generated.test_run import TestRunFacet
 
 from airflow_dq.core.assertions import Assertion
@@ -23,12 +25,13 @@ from airflow_dq.core.plan import Plan
 from airflow_dq.core.results import AssertionResult, RunResult
 from airflow_dq.lineage.assertions import dataset_assertion, execution_entry
 from airflow_dq.lineage.metrics import metrics_facet
-from airflow_dq.lineage.naming import DatasetName, dataset_name
+from airflow_dq.lineage.naming import DatasetName, dataset_name, urn_name, urn_platform
 from airflow_dq.lineage.subset import dataset_subset, partition_condition, validated_scope
 
 ASSERTIONS_KEY = "dataQualityAssertions"
 METRICS_KEY = "dataQualityMetrics"
 SUBSET_KEY = "subset"
+SYMLINKS_KEY = "symlinks"
 TEST_KEY = "test"
 
 
@@ -46,6 +49,14 @@ def metrics_scope(assertions: list[Assertion]) -> tuple[bool, str | None]:
     if not known or len(kept) > 1:
         return False, None
     return True, (kept[0][0] if kept else None)
+
+
+def declared_identity(entity: str, dsn: DatasetName) -> SymlinksDatasetFacet | None:
+    """The entity URN the user declared, as a symlink of the physical dataset (platform → namespace)."""
+    platform, name = urn_platform(entity), urn_name(entity)
+    if not platform or not name or (platform, name) == (dsn.namespace, dsn.name):
+        return None
+    return SymlinksDatasetFacet(identifiers=[Identifier(namespace=platform, name=name, type="TABLE")])
 
 
 def _stats_for(result: RunResult | None, entity: str) -> dict | None:
@@ -68,6 +79,9 @@ def build_lineage(plan: Plan, result: RunResult | None = None, *, spark_conf: Ma
         names[entity] = dsn
         facets: dict[str, Any] = {}
         input_facets: dict[str, Any] = {}
+        symlink = declared_identity(entity, dsn)
+        if symlink is not None:
+            facets[SYMLINKS_KEY] = symlink
         partition = partition_condition(dsn.partition) if dsn.partition else None
         subset = dataset_subset([a.filter for a in assertions], partition)
         if subset is not None:

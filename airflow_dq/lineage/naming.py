@@ -45,6 +45,11 @@ def urn_platform(entity: str) -> str | None:
     return m.group("platform") if m else None
 
 
+def urn_name(entity: str) -> str | None:
+    m = _URN.match(entity)
+    return m.group("name") if m else None
+
+
 def split_partitions(path: str) -> tuple[str, dict]:
     """``/t/dt=1/h=2/`` → (``/t``, {"dt": "1", "h": "2"}); without trailing partition dirs: the path as is."""
     trimmed = path.rstrip("/") or path
