@@ -19,6 +19,11 @@ def _literal(value, field: T.StructField, what: str):
     if is_numeric(dt):
         if isinstance(value, bool) or value is None:
             raise NotEvaluable(f"{what}: {value!r} is not a number (column {field.name!r} is numeric)")
+        if isinstance(dt, T.DecimalType):  # exactly the decimal written: 0.1 is 0.1, not the double nearest to it
+            try:
+                return Decimal(str(value).strip())
+            except InvalidOperation:
+                raise NotEvaluable(f"{what}: {value!r} is not a number (column {field.name!r} is numeric)") from None
         if isinstance(value, (int, float)):
             return value
         try:
