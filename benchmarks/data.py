@@ -32,3 +32,51 @@ def lineitem(scale: float, data_dir: Path) -> str:
     shutil.rmtree(target, ignore_errors=True)
     os.replace(tmp, target)
     return str(path)
+
+
+def tpchgen_available() -> bool:
+    return bool(shutil.which("tpchgen-cli")) or os.path.exists(os.path.join(os.path.dirname(sys.executable),
+                                                                            "tpchgen-cli"))
+
+
+def synthetic_lineitem(rows: int, path: Path, seed: int = 9) -> str:
+    """A lineitem-shaped Parquet file (same columns, types and value domains) for smoke tests without tpchgen-cli.
+
+    Not TPC-H data: only for checking that the benchmark runs; measurements always use tpchgen-cli's data.
+    """
+    import datetime as dt
+    import random
+    from decimal import Decimal
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    rnd = random.Random(seed)
+    dec = pa.decimal128(15, 2)
+    words = ["carefully", "quickly", "final", "pending", "ironic", "regular", "deposits", "accounts", "slyly"]
+    day0 = dt.date(1992, 1, 2)
+    ship = [day0 + dt.timedelta(days=rnd.randrange(2500)) for _ in range(rows)]
+    quantity = [rnd.randint(1, 50) for _ in range(rows)]
+    table = pa.table({
+        "l_orderkey": pa.array([i // 4 + 1 for i in range(rows)], pa.int64()),
+        "l_partkey": pa.array([rnd.randint(1, 20000) for _ in range(rows)], pa.int64()),
+        "l_suppkey": pa.array([rnd.randint(1, 1000) for _ in range(rows)], pa.int64()),
+        "l_linenumber": pa.array([i % 4 + 1 for i in range(rows)], pa.int32()),
+        "l_quantity": pa.array([Decimal(q) for q in quantity], dec),
+        "l_extendedprice": pa.array([Decimal(q * rnd.randint(900, 1900)) for q in quantity], dec),
+        "l_discount": pa.array([Decimal(rnd.randint(0, 10)) / 100 for _ in range(rows)], dec),
+        "l_tax": pa.array([Decimal(rnd.randint(0, 8)) / 100 for _ in range(rows)], dec),
+        "l_returnflag": [rnd.choice("ANR") for _ in range(rows)],
+        "l_linestatus": [rnd.choice("FO") for _ in range(rows)],
+        "l_shipdate": ship,
+        "l_commitdate": [d + dt.timedelta(days=rnd.randint(-30, 30)) for d in ship],
+        "l_receiptdate": [d + dt.timedelta(days=rnd.randint(1, 30)) for d in ship],
+        "l_shipinstruct": [rnd.choice(["COLLECT COD", "DELIVER IN PERSON", "NONE", "TAKE BACK RETURN"])
+                           for _ in range(rows)],
+        "l_shipmode": [("AIR", "FOB", "MAIL", "RAIL", "REG AIR", "SHIP", "TRUCK")[i % 7] for i in range(rows)],
+        "l_comment": [(" " if rnd.random() < 0.13 else "") + " ".join(rnd.sample(words, 3)) for _ in range(rows)],
+    })
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    pq.write_table(table, path, row_group_size=max(1, rows // 4))
+    return str(path)

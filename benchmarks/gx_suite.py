@@ -3,7 +3,8 @@
 Mapping notes (GX has no exact counterpart for two of the 30):
 * filtered row counts use ``ExpectTableRowCountToBeBetween`` with a ``row_condition``;
 * ``null_percentage <= 1`` becomes ``ExpectColumnProportionOfNonNullValuesToBeBetween(min_value=0.99)``;
-* ``null_count <= 0`` becomes ``ExpectColumnValuesToNotBeNull``;
+* ``null_count <= 0`` becomes ``ExpectColumnProportionOfNonNullValuesToBeBetween(min_value=1.0)`` (a second
+  ``ExpectColumnValuesToNotBeNull`` on the same column would be merged into the first by the suite);
 * the regex with a 25 % failure threshold is ``ExpectColumnValuesToMatchRegex(mostly=0.75)`` with the same anchored
   pattern (GX's Spark implementation uses ``rlike``, a substring search, so the pattern is anchored explicitly).
 """
@@ -53,7 +54,7 @@ def expectations(scale: float) -> list:
         gxe.ExpectColumnMaxToBeBetween(column="l_quantity", max_value=50),
         gxe.ExpectColumnMeanToBeBetween(column="l_discount", min_value=0.04, max_value=0.06),
         gxe.ExpectColumnProportionOfNonNullValuesToBeBetween(column="l_tax", min_value=0.99),
-        gxe.ExpectColumnValuesToNotBeNull(column="l_shipdate"),
+        gxe.ExpectColumnProportionOfNonNullValuesToBeBetween(column="l_shipdate", min_value=1.0),
         gxe.ExpectColumnUniqueValueCountToBeBetween(column="l_shipmode", min_value=7, max_value=7),
         gxe.ExpectColumnMaxToBeBetween(column="l_extendedprice", max_value=110000),
         gxe.ExpectColumnMeanToBeBetween(column="l_quantity", min_value=24, max_value=27),
@@ -75,6 +76,8 @@ def prepare(scale: float):
     suite = context.suites.add(gx.ExpectationSuite(name="s30"))
     for e in expectations(scale):
         suite.add_expectation(e)
+    if len(suite.expectations) != 30:
+        raise RuntimeError(f"the GX suite holds {len(suite.expectations)} expectations, not 30")
     return context.validation_definitions.add(gx.ValidationDefinition(name="s30", data=batch, suite=suite))
 
 
