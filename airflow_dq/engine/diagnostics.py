@@ -39,9 +39,10 @@ def diagnose(ds: Dataset, assertions: list, results: dict[str, AssertionResult],
             continue
         try:
             test = row_test(a, ds)
-        except NotEvaluable as exc:
-            into.setdefault(a.id, {})["error"] = str(exc)
-            _note(res, "diagnostics", str(exc))
+        except Exception as exc:  # NotEvaluable, or an engine bug that must not hide the results
+            message = str(exc) if isinstance(exc, NotEvaluable) else f"internal error: {first_line(exc)}"
+            into.setdefault(a.id, {})["error"] = message
+            _note(res, "diagnostics", message)
             continue
         for wanted, module, bucket, what in ((wants_dims, dimensions, dim_requests, "dimensions"),
                                               (wants_samples, samples, sample_requests, "samples")):
