@@ -66,8 +66,9 @@ class DataQualityLineageMixin:
         return self._dq_operator_lineage("failure")
 
     def _openlineage_conf(self, context: Any = None) -> dict[str, str]:
-        """``spark.openlineage.parent*`` / ``rootParent*`` keys for spark-submit, unless OpenLineage is disabled or
-        the user's own ``conf`` already sets parent information. Empty when it cannot be determined."""
+        """``spark.openlineage.parent*`` / ``rootParent*`` keys for spark-submit, unless the provider is disabled or
+        unconfigured (``is_disabled()``: no events of the task to nest under) or the user's own ``conf`` already
+        sets parent information. Empty when it cannot be determined."""
         user_conf = dict(getattr(self, "conf", None) or {})
         try:
             from airflow.providers.openlineage.conf import is_disabled
