@@ -103,7 +103,7 @@ def test_warn_only_failures_complete_with_unsuccessful_warn_entries_and_a_partit
     validate_all(events, ol_schema)
     complete = events[-1]
     (ds,) = complete["inputs"]
-    # the dataset is the table root; the partition directory read is the subset, ANDed with the entity filter
+    # the dataset is the table root; the partition directory read is the subset, ANDed with the shared filter
     assert (ds["namespace"], ds["name"]) == ("file", str(partition_dir.parent))
     expected_subset = {"type": "binary", "operator": "AND",
                        "left": {"type": "partition", "partitions": [{"dimensions": {"dt": "2026-11-01"}}]},
@@ -117,7 +117,7 @@ def test_warn_only_failures_complete_with_unsuccessful_warn_entries_and_a_partit
     assert entries["purchase_amount_not_null"]["success"] is False
     assert entries["purchase_amount_not_null"]["severity"] == "warn"
     assert entries["purchase_amount_not_null"]["actual"] == str(nulls)
-    assert entries["purchase_amount_not_null"]["params"]["filter"] == "(event_type = 'purchase')"
+    assert entries["purchase_amount_not_null"]["params"]["filter"] == "event_type = 'purchase'"
     assert (entries["purchase_rows"]["success"], entries["purchase_rows"]["actual"]) == (True, str(len(purchases)))
     # metrics describe the subset: the purchases of that partition
     metrics = ds["facets"]["dataQualityMetrics"]

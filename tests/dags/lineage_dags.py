@@ -46,10 +46,13 @@ MIXED = {"version": 1, "assertions": [
      "condition": {"type": "equal_to", "value": 1}},
 ]}
 
+PURCHASES = "event_type = 'purchase'"
 WARN_ONLY = {"version": 1, "assertions": [
-    {"entity": EVENTS, "name": "purchase_rows", "type": "volume", "condition": {"type": "greater_than", "value": 0}},
+    {"entity": EVENTS, "name": "purchase_rows", "type": "volume", "filters": PURCHASES,
+     "condition": {"type": "greater_than", "value": 0}},
     {"entity": EVENTS, "name": "purchase_amount_not_null", "severity": "warn", "type": "field", "field": "amount",
-     "metric": "null_count", "condition": {"type": "equal_to", "value": 0}},
+     "metric": "null_count", "filters": {"type": "sql", "sql": PURCHASES},
+     "condition": {"type": "equal_to", "value": 0}},
 ]}
 
 
@@ -57,5 +60,4 @@ with DAG(dag_id="dq_lineage_mixed", schedule=None, start_date=START, tags=["airf
     DataQualityOperator(task_id="dq", spec=MIXED, sources={"purchase_events": EVENTS_CSV, "products": PRODUCTS_CSV})
 
 with DAG(dag_id="dq_lineage_warn", schedule=None, start_date=START, tags=["airflow-dq-tests"]) as warn_only:
-    DataQualityOperator(task_id="dq", spec=WARN_ONLY, sources={"purchase_events": PARTITION_DIR + "/:csv"},
-                        filters={"purchase_events": "event_type = 'purchase'"})
+    DataQualityOperator(task_id="dq", spec=WARN_ONLY, sources={"purchase_events": PARTITION_DIR + "/:csv"})
