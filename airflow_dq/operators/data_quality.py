@@ -52,15 +52,19 @@ class DataQualityOperator(DataQualityLineageMixin, BaseOperator):
     :param conn_id: the ``spark`` connection giving the master; when it does not exist the job runs on ``local[*]``.
     :param master: overrides the connection's master.
     :param conf: extra Spark configuration.
-    :param result_dir: where result documents go (a directory the Spark driver and this worker both see).
+    :param result_dir: local working directory of this worker (the plan; results too unless ``result_uri``).
+    :param result_uri: where the Spark driver writes result documents, on any Hadoop filesystem (``file://``,
+        ``hdfs://``, ``s3a://``, ``gs://``, ``abfs://``), read back here through ObjectStoragePath (templated);
+        each try gets ``<result_uri>/<dag>/<task>/<run>/try-<n>/result.json``. Needed when the driver runs
+        elsewhere (cluster deploy mode). See docs/cluster.md.
     :param submit_kwargs: further arguments of the provider's SparkSubmitHook (executor_memory, num_executors, ...).
     """
 
-    template_fields: Sequence[str] = ("spec", "sources", "result_dir", "conf")
+    template_fields: Sequence[str] = ("spec", "sources", "result_dir", "result_uri", "conf")
     ui_color = "#e8f4ea"
 
     def __init__(self, *, spec: Any, sources: dict[str, Any], conn_id: str | None = "spark_default",
-                 master: str | None = None, conf: dict[str, Any] | None = None, result_dir: str | None = None,
+                 master: str | None = None, conf: dict[str, Any] | None = None, result_dir: str | None = None, result_uri: str | None = None,
                  submit_kwargs: dict[str, Any] | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.spec = spec
@@ -69,6 +73,7 @@ class DataQualityOperator(DataQualityLineageMixin, BaseOperator):
         self.master = master
         self.conf = conf or {}
         self.result_dir = result_dir
+        self.result_uri = result_uri
         self.submit_kwargs = submit_kwargs or {}
         self._hook = None
         self.run_result: RunResult | None = None
@@ -107,55 +112,82 @@ class DataQualityOperator(DataQualityLineageMixin, BaseOperator):
         workdir = Path(self.result_dir or default_result_dir()) / plan.options["task_key"]
         workdir.mkdir(parents=True, exist_ok=True)
         plan_path = workdir / "plan.json"
-        result_path = workdir / "result.json"
-        if result_path.exists():
-            result_path.unlink()  # a retry never reads an earlier try's document
         plan_path.write_text(plan.to_json(), encoding="utf-8")
+        location = self.result_location(plan)  # this try's own location, emptied: never an earlier document
 
-        self.submit(str(plan_path), str(result_path), context)
-        self.run_result = result = self.read_result(str(result_path), plan.run_id)
-        summary = xcom_summary(result, str(result_path))
+        self.submit(str(plan_path), location, context)
+        self.run_result = result = self.read_result(location, plan.run_id)
+        summary = xcom_summary(result, location.display)
         context["ti"].xcom_push(key="return_value", value=summary)
         self.gate(result)
         return summary
 
-    def _make_hook(self, plan_path: str, result_path: str):
-        from airflow_dq.hooks.spark_submit import DataQualitySparkSubmitHook
+    def result_location(self, plan: Plan):
+        from airflow_dq.hooks.result_store import ResultLocationError, check_readable, clear, result_location
+
+        base = self.result_uri or self.result_dir or default_result_dir()
+        location = result_location(base, plan.options["task_key"])
+        try:
+            check_readable(location)
+            clear(location)
+        except ResultLocationError as exc:
+            raise DataQualityInputError(str(exc)) from None
+        except OSError as exc:
+            raise DataQualityInfrastructureError(f"cannot prepare the result location {location}: {exc}") from None
+        return location
+
+    def _make_hook(self, plan_path: str, result_location):
+        from airflow_dq.hooks.spark_submit import DataQualitySparkSubmitHook, plan_arguments
 
         package = build_engine_package()
         kwargs = dict(self.submit_kwargs)
-        probe = DataQualitySparkSubmitHook(conn_id=self.conn_id, master=self.master)
+        probe = DataQualitySparkSubmitHook(conn_id=self.conn_id, master=self.master,
+                                           deploy_mode=kwargs.get("deploy_mode"))
         master = probe.master
         conf = {**(LOCAL_CONF if is_local(master) else {}), **self._openlineage_conf(), **self.conf}
         env = {**local_env(master), **(kwargs.pop("env_vars", None) or {})}
+        plan_args, plan_file = plan_arguments(plan_path, probe.deploy_mode)
+        files = ",".join(f for f in (kwargs.pop("files", None), plan_file) if f) or None
         return DataQualitySparkSubmitHook(
-            conn_id=self.conn_id, master=self.master, conf=conf, py_files=package.zip_path,
-            application_args=["--plan", plan_path, "--out", result_path],
+            conn_id=self.conn_id, master=self.master, conf=conf, py_files=package.zip_path, files=files,
+            application_args=[*plan_args, "--out", str(result_location)],
             name=kwargs.pop("name", f"airflow-dq-{self.task_id}"), env_vars=env or None, **kwargs,
         ), package
 
-    def submit(self, plan_path: str, result_path: str, context) -> None:
-        hook, package = self._make_hook(plan_path, result_path)
-        self._hook = hook
-        self.log.info("Submitting %d assertions to Spark master %s", len(self.plan.assertions), hook.master)
+    def submit(self, plan_path: str, result_location, context) -> None:
+        from airflow_dq.hooks.spark_submit import SparkMasterUnreachable, UnsupportedDeployMode
+
         try:
-            hook.submit(application=package.launcher_path)
-        except AirflowException as exc:
-            raise DataQualityInfrastructureError(f"the Spark validation job failed: {exc}") from None
+            hook, package = self._make_hook(plan_path, result_location)
+        except UnsupportedDeployMode as exc:
+            raise DataQualityInputError(str(exc)) from None
+        self._hook = hook
+        self.log.info("Submitting %d assertions to Spark master %s (deploy mode %s); result at %s",
+                      len(self.plan.assertions), hook.master, hook.deploy_mode or "client", result_location)
+        try:
+            hook.run(application=package.launcher_path)
+        except SparkMasterUnreachable as exc:
+            raise DataQualityInfrastructureError(f"the Spark validation job could not start: {exc}") from None
+        except (AirflowException, RuntimeError) as exc:
+            raise DataQualityInfrastructureError(
+                f"the Spark validation job failed (driver or spark-submit ended abnormally; no result is read "
+                f"or reported): {exc}") from None
         except (OSError, ValueError) as exc:
             raise DataQualityInfrastructureError(f"could not start spark-submit: {exc}") from None
 
-    def read_result(self, location: str, run_id: str) -> RunResult:
+    def read_result(self, location, run_id: str) -> RunResult:
+        """This try's result document through the result store; anything untrustworthy is a retryable failure."""
+        from airflow_dq.hooks.result_store import ResultLocationError, ResultUnavailable, parse_location
+        from airflow_dq.hooks.result_store import read_result as read_document
+
+        if isinstance(location, str):
+            location = parse_location(location)
         try:
-            with open(location, encoding="utf-8") as fh:
-                text = fh.read()
-        except OSError as exc:
-            raise DataQualityInfrastructureError(
-                f"the Spark job finished but wrote no result at {location}: {exc.strerror or exc}") from None
-        try:
-            return RunResult.from_json(text, expected_run_id=run_id)
-        except ResultError as exc:
-            raise DataQualityInfrastructureError(f"refusing the result document at {location}: {exc}") from None
+            return read_document(location, run_id)
+        except ResultUnavailable as exc:
+            raise DataQualityInfrastructureError(f"the Spark job finished but left no usable result: {exc}") from None
+        except ResultLocationError as exc:
+            raise DataQualityInfrastructureError(str(exc)) from None
 
     def gate(self, result: RunResult) -> None:
         self.log.info("Data quality results:\n%s", results_table(result))
