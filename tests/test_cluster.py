@@ -158,7 +158,7 @@ def _run_with_driver_kill(dag_runner, dag_id: str, tmp_path, monkeypatch):
     killer.start()
     run = dag_runner(DAGS, dag_id)
     killer.join(10)
-    assert "error" not in killed, killed
+    assert "jvm_cmdline" in killed, f"the driver was not killed: {killed or 'the job never held'}"
     assert "org.apache.spark.deploy.SparkSubmit" in killed["jvm_cmdline"]
     return run
 
