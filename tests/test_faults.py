@@ -79,7 +79,8 @@ def test_another_runs_document_is_refused_even_when_it_passed(location):
     path = pathlib.Path(location.display)
     path.parent.mkdir(parents=True)
     path.write_text(_document("dag.task.run_1.1"))  # try 1's (passing) document
-    with pytest.raises(ResultUnavailable, match=r"belongs to run 'dag.task.run_1.1', not to this run 'dag.task.run_1.2'"):
+    with pytest.raises(ResultUnavailable,
+                       match=r"belongs to run 'dag.task.run_1.1', not to this run 'dag.task.run_1.2'"):
         read_result(location, expected_run_id="dag.task.run_1.2")
 
 
@@ -165,7 +166,8 @@ def test_cluster_mode_ships_small_plans_inline_and_big_ones_as_files(tmp_path):
     import random
     big = tmp_path / PLAN_FILE_NAME
     rng = random.Random(7)
-    big.write_text(json.dumps({"x": "".join(rng.choice("abcdefghijklmnop0123456789") for _ in range(3 * INLINE_PLAN_LIMIT))}))
+    noise = "".join(rng.choice("abcdefghijklmnop0123456789") for _ in range(3 * INLINE_PLAN_LIMIT))
+    big.write_text(json.dumps({"x": noise}))  # does not compress below the inline limit
     assert plan_arguments(str(big), "cluster") == (["--plan-file", PLAN_FILE_NAME], str(big))
     assert plan_arguments(str(big), None) == (["--plan", str(big)], None)
 
