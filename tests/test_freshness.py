@@ -80,6 +80,7 @@ def test_timestamp_column_is_judged_against_the_reference_time(spark, times_parq
     assert res["ts_4h59"].status == "fail" and "before the reference time" in res["ts_4h59"].message
     assert res["ts_5h"].details["source_type"] == "LAST_MODIFIED_FIELD"
     assert res["ts_5h"].details["age_seconds"] == 5 * 3600
+    assert res["ts_5h"].details["files_modified"][:4].isdigit()  # path source: the files' time, for information
     assert res["ntz_1h"].status == "pass" and res["ntz_29m"].status == "fail"  # timestamp_ntz read as UTC
     assert res["date_12h"].status == "pass" and res["date_11h"].status == "fail"  # a date is its 00:00 UTC
     assert res["filtered_old"].status == "fail"  # the filter applies: the 'old' row is from 2026-10-30

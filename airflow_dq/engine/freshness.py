@@ -95,6 +95,13 @@ def prepare(a: Assertion, ds: Dataset) -> Pending | Outcome:
             latest = EPOCH + timedelta(microseconds=raw)
         else:
             latest = EPOCH + timedelta(days=raw)
-        return _judge(a, ds, latest, source_type, {"field": field.name, "field_type": field.dataType.simpleString()})
+        extra = {"field": field.name, "field_type": field.dataType.simpleString()}
+        if ds.source.kind == "path":  # for information only: the verdict above comes from the field
+            try:
+                newest_file, _ = _file_times(ds)
+                extra["files_modified"] = newest_file.isoformat() if newest_file else None
+            except Exception as exc:  # listing is best effort here
+                extra["files_modified"] = f"unavailable: {first_line(exc)}"
+        return _judge(a, ds, latest, source_type, extra)
 
     return Pending({"latest": agg}, finish)
