@@ -51,6 +51,9 @@ def run_plan(spark: SparkSession, plan: Plan, job_group_prefix: str | None = Non
     diagnostics: dict = {}  # filled per dataset after its fused scan (engine/diagnostics.py)
     # Timestamps are instants; literals and filters without an offset, and timestamp_ntz values, read as UTC.
     spark.conf.set("spark.sql.session.timeZone", "UTC")
+    # Listing files while loading is attributed to its own job group, not to a dataset's (or a previous run's).
+    spark.sparkContext.setJobGroup(f"{job_group_prefix or 'airflow-dq'}:{plan.run_id}:load",
+                                   "airflow-dq: loading datasets", interruptOnCancel=True)
     frames = _load_all(spark, plan)  # every dataset first: custom SQL may read any of them (engine/views.py)
     for index, entity in enumerate(plan.entities()):
         group = f"{job_group_prefix or 'airflow-dq'}:{plan.run_id}:{index}"
