@@ -158,3 +158,39 @@ def test_a_column_missing_from_one_file_is_scanned_not_guessed(spark, tmp_path):
     assert res["b_nulls"].status == "pass" and res["b_nulls"].actual == 3
     assert "from_parquet_footer" not in res["b_nulls"].details  # part-2 has no b: its NULLs come from Spark
     assert res["b_max"].status == "pass" and res["a_nulls"].details.get("from_parquet_footer")
+
+
+def test_lean_planning_cuts_py4j_round_trips_and_restores_pyspark(spark):
+    import py4j.clientserver as cs
+    from pyspark.errors import utils as error_utils
+    from pyspark.sql import functions as F
+    from pyspark.sql.functions import builtin
+
+    from airflow_dq.engine.lean_planning import LeanPlanning
+
+    original_fn, original_flag = builtin._get_jvm_function, error_utils._enable_debugging_cache
+    calls = [0]
+    send = cs.ClientServerConnection.send_command
+
+    def counting(self, *args, **kwargs):
+        calls[0] += 1
+        return send(self, *args, **kwargs)
+
+    def cost() -> int:
+        calls[0] = 0
+        cs.ClientServerConnection.send_command = counting
+        try:
+            F.count(F.when(~F.coalesce(F.col("x").between(1, 2), F.lit(False)), F.lit(1)))
+        finally:
+            cs.ClientServerConnection.send_command = send
+        return calls[0]
+
+    cost()  # warm: first calls resolve imports
+    plain = cost()
+    lean = LeanPlanning(spark)
+    cost()
+    fewer = cost()
+    lean.close()
+    assert fewer * 3 < plain, (fewer, plain)
+    assert builtin._get_jvm_function is original_fn and error_utils._enable_debugging_cache == original_flag
+    assert cost() == plain

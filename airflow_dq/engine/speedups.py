@@ -3,7 +3,8 @@
 * values exact in Parquet footers (engine/footer_stats.py) are answered without scanning: the unfiltered row count,
   null / non-null counts, min and max of integer, decimal and date columns, and unfiltered ``is_not_null`` /
   ``is_null`` field-values checks (their failing rows are the null / non-null count);
-* distinct counts follow the plan's explicit ``distinct`` option (engine/distinct_mode.py).
+* distinct counts follow the plan's explicit ``distinct`` option (engine/distinct_mode.py);
+* from construction until ``complete``, Column building costs fewer py4j round trips (engine/lean_planning.py).
 A dataset whose every aggregate is answered this way runs no Spark job at all. The runner calls ``adapt`` for each
 prepared assertion, ``scan_request`` for its own aggregates, and ``complete`` on the scan's values.
 """
@@ -17,6 +18,7 @@ from airflow_dq.engine.columns import find_field
 from airflow_dq.engine.context import Agg, Dataset, Outcome, Pending
 from airflow_dq.engine.errors import NotEvaluable
 from airflow_dq.engine.footer_stats import FooterStats
+from airflow_dq.engine.lean_planning import LeanPlanning
 
 _FOOTER_PRIMITIVES = ("rows", "nulls", "non_null", "min", "max")
 
@@ -46,6 +48,8 @@ class Speedups:
         except NotEvaluable as exc:  # refused for the assertions that count distinct values, not for the others
             self.distinct, self.rsd, self.option_error = "exact", distinct_mode.DEFAULT_RSD, exc
         self._interest = _footer_columns(ds, assertions or [])
+        # fewer py4j round trips while the assertions build Columns, until complete() (lean_planning.py)
+        self._lean = LeanPlanning(ds.spark) if options.get("lean_planning", True) else None
         use_footers = options.get("footer_stats", True) if footers is None else footers
         self.footer = FooterStats(ds.spark, ds.df, ds.source) if use_footers else None
         self._known: dict[str, dict] = {}  # owner -> {local name -> value answered without the scan}
@@ -134,6 +138,9 @@ class Speedups:
 
     def complete(self, values: dict) -> dict:
         """The scan's values per owner with the footer answers merged in (owners with nothing left to scan too)."""
+        if self._lean is not None:
+            self._lean.close()
+            self._lean = None
         merged = {owner: dict(v) for owner, v in values.items()}
         for owner, known in self._known.items():
             merged.setdefault(owner, {}).update(known)
