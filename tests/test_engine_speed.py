@@ -168,7 +168,6 @@ def test_lean_planning_cuts_py4j_round_trips_and_restores_pyspark(spark):
 
     from airflow_dq.engine.lean_planning import LeanPlanning
 
-    original_fn, original_flag = builtin._get_jvm_function, error_utils._enable_debugging_cache
     calls = [0]
     send = cs.ClientServerConnection.send_command
 
@@ -185,7 +184,8 @@ def test_lean_planning_cuts_py4j_round_trips_and_restores_pyspark(spark):
             cs.ClientServerConnection.send_command = send
         return calls[0]
 
-    cost()  # warm: first calls resolve imports
+    cost()  # warm: first calls resolve imports and fill PySpark's cached debugging flag
+    original_fn, original_flag = builtin._get_jvm_function, error_utils._enable_debugging_cache
     plain = cost()
     lean = LeanPlanning(spark)
     cost()
