@@ -97,6 +97,14 @@ def airflow_schedule(key: tuple, assertions: list[Assertion], sources: Mapping[s
     return assets
 
 
+def sources_for(assertions: list[Assertion], sources: Mapping[str, Any]) -> dict[str, Any]:
+    """The entries of ``sources`` these assertions use (so each DAG's inlets are its own entities only)."""
+    from airflow_dq.spec.sources import _candidates
+
+    keys = {next(k for k in _candidates(a.entity) if k in sources) for a in assertions}
+    return {k: v for k, v in sources.items() if k in keys}
+
+
 def _broken(dag_id: str, path: Path, error: Exception, dag_kwargs: dict) -> DAG:
     message = f"invalid data-quality spec {path}:\n{error}"
     log.error("%s", message)
@@ -129,7 +137,7 @@ def dags_from_spec(path: str | os.PathLike, sources: Mapping[str, Any], *, dag_i
         names = [a.display_name for a in group]
         doc = f"Data-quality checks from `{path}` ({len(group)} assertion(s): {', '.join(names)})."
         with DAG(dag_id=dag_id, schedule=schedules[key], doc_md=doc, **dag_kwargs) as dag:
-            DataQualityOperator(task_id="validate", spec=str(path), sources=dict(sources),
+            DataQualityOperator(task_id="validate", spec=str(path), sources=sources_for(group, sources),
                                 select=None if len(groups) == 1 else [a.id for a in group],
                                 **(operator_kwargs or {}))
         dags[dag_id] = dag

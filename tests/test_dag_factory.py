@@ -53,7 +53,7 @@ def test_one_dag_per_spec_file_and_a_broken_file_is_an_import_error_for_its_dag_
     bag, spec_dir = _bag(tmp_path, {"events_good.yml": GOOD, "events_broken.yml": BROKEN,
                                     "other_good.yaml": GOOD.replace("name: rows", "name: rows_other")})
     assert sorted(bag.dags) == ["dq_events_good", "dq_other_good"]
-    assert bag.dags["dq_events_good"].timetable.serialize()["delta"] == 1800  # interval schedule
+    assert bag.dags["dq_events_good"].timetable.delta == timedelta(minutes=30)  # interval schedule
     assert len(bag.import_errors) == 1
     message = next(iter(bag.import_errors.values()))
     # the loader's file:line: field: message, naming the spec file, not just the Python file
@@ -76,19 +76,19 @@ def test_schedules_map_to_airflow_schedules():
     from tests.conftest import load_dag
 
     interval = load_dag(EXAMPLE, "dq_purchase_events_checks__every_6_hours")
-    assert interval.timetable.serialize()["delta"] == timedelta(hours=6).total_seconds()
+    assert interval.timetable.delta == timedelta(hours=6)
     assert interval.get_task("validate").select == ["purchase_events_row_count"]
 
     on_change = load_dag(EXAMPLE, "dq_purchase_events_checks__on_table_change")
-    assets = list(on_change.timetable.asset_condition.iter_assets().values())
+    assets = list(on_change.timetable.asset_condition.objects)
     assert assets == [Asset("file://" + DATA)]
     task = on_change.get_task("validate")
     assert task.select == ["id_not_null", "amount_mostly_present"]
     assert [a.uri for a in task.inlets] == ["file://" + DATA]  # the same Asset the check declares as its inlet
 
     cron = load_dag(EXAMPLE, "dq_products_daily")
-    assert cron.timetable.serialize()["expression"] == "0 6 * * *"
-    assert cron.timetable.serialize()["timezone"] == "Europe/Paris"
+    assert cron.timetable.expression == "0 6 * * *"
+    assert str(cron.timetable.timezone) == "Europe/Paris"
     assert cron.get_task("validate").select is None  # one schedule in the file: the whole spec
 
 

@@ -30,10 +30,10 @@ def landing(mode: str) -> str:
     return str(LANDING / mode)
 
 
-def sensor_dag(mode: str, **sensor_kwargs) -> DAG:
-    with DAG(dag_id=f"severity_sensor_{mode}", schedule=None, start_date=pendulum.datetime(2026, 11, 1, tz="UTC"),
+def sensor_dag(name: str, **sensor_kwargs) -> DAG:
+    with DAG(dag_id=f"severity_sensor_{name}", schedule=None, start_date=pendulum.datetime(2026, 11, 1, tz="UTC"),
              tags=["airflow-dq-tests"]) as dag:
-        DataQualitySensor(task_id="wait_for_data", spec=SPEC, sources={"purchase_events": landing(mode) + ":csv"},
+        DataQualitySensor(task_id="wait_for_data", spec=SPEC, sources={"purchase_events": landing(name) + ":csv"},
                           poke_interval=1, **sensor_kwargs) >> EmptyOperator(task_id="downstream")
     return dag
 
