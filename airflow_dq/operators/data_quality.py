@@ -9,12 +9,19 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from airflow.sdk import BaseOperator
-from airflow.sdk.exceptions import AirflowException, AirflowFailException
+from airflow.sdk.exceptions import AirflowException, AirflowFailException, AirflowSkipException
 
 from airflow_dq.core.plan import Plan
 from airflow_dq.core.results import ResultError, RunResult
 from airflow_dq.lineage.mixin import DataQualityLineageMixin
-from airflow_dq.spec.build import build_plan, load_any
+from airflow_dq.operators.assets import assets_for_sources
+from airflow_dq.operators.gating import FAIL_ON, ON_EMPTY, Verdict, check_choice, decide
+from airflow_dq.operators.links import DataQualityResultLink, SparkUILink, location_url, spark_ui_url
+from airflow_dq.report.link import DataQualityReportLink
+from airflow_dq.report.store import write_report_next_to
+from airflow_dq.operators.report import markdown_report
+from airflow_dq.operators.templating import SpecTemplateMixin, apply_filters, select_assertions
+from airflow_dq.spec.build import build_plan
 from airflow_dq.spec.errors import SpecError
 from airflow_dq.submit.environment import LOCAL_CONF, is_local, local_env
 from airflow_dq.submit.package import build_engine_package
@@ -33,6 +40,14 @@ class DataQualityInfrastructureError(AirflowException):
     """Spark failed or wrote no usable result: retryable."""
 
 
+class DataQualityRetryableFailure(AirflowException):
+    """Assertions failed and ``retry_on_failure=True``: the task's retries apply (e.g. data that arrives late)."""
+
+
+class DataQualitySkipped(AirflowSkipException):
+    """The input was empty and ``on_empty="skip"``."""
+
+
 def _safe(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9._=-]+", "_", text)[:200]
 
@@ -42,7 +57,7 @@ def default_result_dir() -> str:
     return os.path.join(home, "airflow-dq", "results")
 
 
-class DataQualityOperator(DataQualityLineageMixin, BaseOperator):
+class DataQualityOperator(SpecTemplateMixin, DataQualityLineageMixin, BaseOperator):
     """Validate datasets against data-quality assertions on Spark.
 
     :param spec: the assertions: a YAML file path, YAML text, or a parsed mapping (``version: 1``, ``assertions:``).
@@ -58,15 +73,55 @@ class DataQualityOperator(DataQualityLineageMixin, BaseOperator):
         each try gets ``<result_uri>/<dag>/<task>/<run>/try-<n>/result.json``. Needed when the driver runs
         elsewhere (cluster deploy mode). See docs/cluster.md.
     :param submit_kwargs: further arguments of the provider's SparkSubmitHook (executor_memory, num_executors, ...).
+    :param fail_on: ``error`` (default: fail when an error-severity assertion does not pass), ``warn`` (fail on any
+        assertion that does not pass) or ``never`` (always succeed; branch on the XCom summary instead).
+    :param retry_on_failure: data failures are final by default (retrying does not fix data); True makes them
+        retryable so the task's ``retries`` apply, e.g. while waiting for late data.
+    :param on_empty: what an input with 0 rows means: ``fail`` (default; counts as an error-severity failure),
+        ``warn``, ``skip`` (the task is skipped) or ``ignore`` (the assertions alone decide).
+    :param filters: entity → SQL condition ANDed into every assertion of that entity (templated, e.g.
+        ``{"purchase_events": "ds = '{{ ds }}'"}``).
+    :param emit_assets: declare each source as an inlet Asset and its "validated" twin as an outlet Asset.
+    :param validated_on_warn: also emit the validated asset event when the outcome is ``warn`` (default: pass only).
+    :param select: run only these assertions (names or ids) of the spec; default all.
+    :param spark_ui_url: link template for the Spark UI / history server, e.g.
+        ``"http://history:18080/history/{application_id}"``.
     """
 
-    template_fields: Sequence[str] = ("spec", "sources", "result_dir", "result_uri", "conf")
+    template_fields: Sequence[str] = ("spec", "sources", "filters", "result_dir", "result_uri", "conf", "quality_report")
+    template_ext: Sequence[str] = (".yml", ".yaml")
+    template_fields_renderers = {"spec": "yaml", "sources": "json", "filters": "json", "conf": "json",
+                                 "quality_report": "md"}
+    operator_extra_links = (DataQualityResultLink(), SparkUILink(), DataQualityReportLink())
+    # the Rendered Templates tab then shows the outcome (quality_report) of the finished run
+    overwrite_rtif_after_execution = True
     ui_color = "#e8f4ea"
 
     def __init__(self, *, spec: Any, sources: dict[str, Any], conn_id: str | None = "spark_default",
                  master: str | None = None, conf: dict[str, Any] | None = None, result_dir: str | None = None, result_uri: str | None = None,
-                 submit_kwargs: dict[str, Any] | None = None, **kwargs: Any) -> None:
+                 submit_kwargs: dict[str, Any] | None = None, fail_on: str = "error",
+                 retry_on_failure: bool = False, on_empty: str = "fail", filters: dict[str, str] | None = None,
+                 emit_assets: bool = True, validated_on_warn: bool = False, spark_ui_url: str | None = None,
+                 select: list[str] | None = None,
+                 **kwargs: Any) -> None:
+        self.emit_assets = emit_assets
+        self._validated_assets = []
+        if emit_assets:
+            inlets, validated = assets_for_sources(sources)
+            self._validated_assets = validated
+            kwargs["inlets"] = [*(kwargs.get("inlets") or []), *inlets]
+            kwargs["outlets"] = [*(kwargs.get("outlets") or []), *validated]
         super().__init__(**kwargs)
+        self.fail_on = check_choice("fail_on", fail_on, FAIL_ON)
+        self.on_empty = check_choice("on_empty", on_empty, ON_EMPTY)
+        self.retry_on_failure = retry_on_failure
+        self.filters = filters
+        self.validated_on_warn = validated_on_warn
+        self.spark_ui_url = spark_ui_url
+        self.select = select
+        self.quality_report = ""
+        self.links: dict[str, str] = {}
+        self.verdict: Verdict | None = None
         self.spec = spec
         self.sources = sources
         self.conn_id = conn_id
@@ -98,7 +153,7 @@ class DataQualityOperator(DataQualityLineageMixin, BaseOperator):
 
     def build_plan(self, context) -> Plan:
         try:
-            assertions = load_any(self.spec)
+            assertions = apply_filters(select_assertions(self.load_assertions(), self.select), self.filters)
             key, run_id = self._run_key(context)
             return build_plan(assertions, self.sources or {}, run_id=run_id,
                               reference_time=self._reference_time(context),
@@ -117,10 +172,46 @@ class DataQualityOperator(DataQualityLineageMixin, BaseOperator):
 
         self.submit(str(plan_path), location, context)
         self.run_result = result = self.read_result(location, plan.run_id)
-        summary = xcom_summary(result, location.display)
+        summary = self.summarize(result, location.display)
+        summary["report_location"] = write_report_next_to(result, location, f"Data quality: {self.task_id}")
         context["ti"].xcom_push(key="return_value", value=summary)
+        self.publish(result, summary, context)
         self.gate(result)
         return summary
+
+    def summarize(self, result: RunResult, location: str) -> dict:
+        """The XCom summary, with the gating verdict: ``outcome`` is the outcome after the empty-input policy."""
+        self.verdict = verdict = decide(result, self.fail_on, self.on_empty)
+        summary = xcom_summary(result, location)
+        summary["assertions_outcome"] = summary["outcome"]
+        summary["outcome"] = verdict.outcome
+        summary["empty_inputs"] = verdict.empty
+        summary["gate"] = {"fail_on": self.fail_on, "on_empty": self.on_empty, "action": verdict.action,
+                           "reason": verdict.reason}
+        return summary
+
+    def publish(self, result: RunResult, summary: dict, context) -> None:
+        """What the UI shows without opening the log: report field, extra links, the validated asset event."""
+        self.quality_report = markdown_report(result, summary)
+        self.links = {"result": location_url(summary.get("result_location")),
+                      "spark_ui": spark_ui_url(self.spark_ui_url, result.engine),
+                      "report": location_url(summary.get("report_location"))}
+        validated = self._validated_assets
+        if not validated:
+            return
+        emit = self.verdict.action == "succeed" and (
+            self.verdict.outcome == "pass" or (self.verdict.outcome == "warn" and self.validated_on_warn))
+        if emit:
+            extra = {"airflow_dq": {k: summary[k] for k in ("outcome", "total", "by_status", "run_id")},
+                     "failed": [f["name"] for f in summary["failed"]], "result_location": summary["result_location"]}
+            for asset in validated:
+                context["outlet_events"][asset].extra = extra
+            self.log.info("Emitting validated asset event(s): %s", ", ".join(a.uri for a in validated))
+        else:
+            # the task may still succeed (warn, fail_on="never"): no "validated" event for data that is not
+            uris = {a.uri for a in validated}
+            self.outlets = [o for o in self.outlets if getattr(o, "uri", None) not in uris]
+            self.log.info("Not emitting the validated asset event (outcome %s)", self.verdict.outcome)
 
     def result_location(self, plan: Plan):
         from airflow_dq.hooks.result_store import ResultLocationError, check_readable, clear, result_location
@@ -190,16 +281,34 @@ class DataQualityOperator(DataQualityLineageMixin, BaseOperator):
             raise DataQualityInfrastructureError(str(exc)) from None
 
     def gate(self, result: RunResult) -> None:
+        """Log the results table, then succeed, fail, or skip per ``fail_on`` / ``on_empty`` / ``retry_on_failure``."""
+        verdict = self.verdict or decide(result, self.fail_on, self.on_empty)
         self.log.info("Data quality results:\n%s", results_table(result))
         failed = [r for r in result.results if not r.success]
         warns = [r for r in failed if r.severity == "warn"]
         if warns:
             self.log.warning("DATA QUALITY WARNING: %d warn-severity assertion(s) did not pass:\n%s",
                              len(warns), results_table(result, only=warns))
-        errors = [r for r in failed if r.severity == "error"]
-        if errors:
-            names = ", ".join(r.name for r in errors)
-            raise DataQualityDataFailure(f"{len(errors)} error-severity assertion(s) did not pass: {names}")
+        if verdict.empty:
+            self.log.warning("DATA QUALITY: empty input (0 rows): %s (on_empty=%r)",
+                             ", ".join(verdict.empty), self.on_empty)
+        self.log.info("Data quality gate: %s", verdict.reason)
+        if verdict.action == "skip":
+            raise DataQualitySkipped(verdict.reason)
+        if verdict.action == "fail":
+            errors = [r for r in failed if r.severity == "error"]
+            names = ", ".join(r.name for r in (errors if self.fail_on == "error" else failed))
+            if errors and self.fail_on == "error":
+                message = f"{len(errors)} error-severity assertion(s) did not pass: {names}"
+            elif failed:
+                message = f"{len(failed)} assertion(s) did not pass (fail_on={self.fail_on!r}): {names}"
+            else:
+                message = verdict.reason
+            if verdict.empty and not failed:
+                message = f"{verdict.reason}"
+            if self.retry_on_failure:
+                raise DataQualityRetryableFailure(message)
+            raise DataQualityDataFailure(message)
 
     def on_kill(self) -> None:
         if self._hook is not None:
