@@ -46,6 +46,7 @@ def _gx(spark, args, result_format: str) -> dict:
 def _engine(spark, args) -> dict:
     from airflow_dq.engine.runner import run_plan
     from airflow_dq.spec.build import build_plan, load_any
+    from benchmarks.probe import jobs_in_group
     from benchmarks.suites import ENTITY
 
     t = time.perf_counter()
@@ -67,7 +68,8 @@ def _engine(spark, args) -> dict:
             "planning_s": round(planning_s, 4), "plan_bytes": len(plan_json), "writing_s": round(writing_s, 4),
             "engine_overhead_s": round(engine_overhead_s, 4),
             "overhead_s": round(planning_s + writing_s + engine_overhead_s, 4),
-            "engine_jobs": sum(d.get("spark_jobs", 0) for d in result.datasets),
+            "engine_jobs": sum(d.get("spark_jobs", 0) for d in result.datasets)
+            + jobs_in_group(spark, f"bench-engine:{plan.run_id}:load"),  # the runner's loading job group
             "dataset_stats": {k: v for k, v in ds.items() if k not in ("schema", "source", "diagnostics")}}
 
 

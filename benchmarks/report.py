@@ -95,6 +95,9 @@ def render(meta: dict, summary: dict) -> str:
     lines += ["", "Validation = from a started SparkSession to every outcome in Python memory (includes "
               "`spark.read.parquet`; for the engine also spec parsing and plan building; for the CLI leg the "
               "runner's own per-dataset time from the result document). Whole process = wall time of the leg's "
-              "process, JVM start included. Passed counts per run: "
+              "process, JVM start included. Spark jobs: all jobs of the validation step (the schema-reading job of "
+              "`spark.read.parquet` included; with adaptive query execution a shuffle stage, e.g. for an exact "
+              "distinct count, is a job of its own); for the CLI leg only the dataset's own job group, as the result "
+              "document reports it (no loading jobs). Passed counts per run: "
               + "; ".join(f"{leg} {s['passed']}" for leg, s in summary.items()) + "."]
     return "\n".join(lines) + "\n"
