@@ -23,8 +23,7 @@ from airflow_dq.operators.data_quality import (
     DataQualityOperator,
     default_result_dir,
 )
-from airflow_dq.operators.gating import decide
-from airflow_dq.operators.templating import SpecTemplateMixin, apply_filters
+from airflow_dq.operators.templating import SpecTemplateMixin, apply_filters, select_assertions
 from airflow_dq.spec.errors import SpecError
 
 DEFAULT_KINDS = ("freshness", "volume")
@@ -79,13 +78,10 @@ class DataQualitySensor(SpecTemplateMixin, BaseSensorOperator):
         except SpecError as exc:
             raise DataQualityInputError(f"invalid data-quality spec or sources:\n{exc}") from None
         if self.select:
-            wanted = set(self.select)
-            chosen = [a for a in assertions if a.id in wanted or a.display_name in wanted]
-            unknown = wanted - {a.id for a in chosen} - {a.display_name for a in chosen}
-            if unknown:
-                known = ", ".join(a.display_name for a in assertions)
-                raise DataQualityInputError(f"select names unknown assertion(s) {sorted(unknown)}; the spec "
-                                            f"{self.spec_file or ''} has: {known}")
+            try:
+                chosen = select_assertions(assertions, self.select)
+            except SpecError as exc:
+                raise DataQualityInputError(f"{exc} ({self.spec_file or 'spec'})") from None
         elif self.kinds:
             chosen = [a for a in assertions if a.kind in self.kinds or a.spec_type in self.kinds]
         else:
