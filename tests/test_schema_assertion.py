@@ -71,7 +71,7 @@ def test_exact_and_contains_name_missing_extra_and_mistyped_columns_without_read
         _schema("exact_bad", "exact_match", [(n, t) for n, t in all_pairs if n != "m"] + [("ghost", "string")]),
         _schema("contains_bad", "contains", [("i", "string"), ("dt", "timestamp"), ("ghost", "number")]),
     ])
-    result = run_yaml(spark, text, {"t": typed_table})
+    result = run_yaml(spark, text, {"t": typed_table}, run_id="schema-no-scan")  # own job group: jobs counted alone
     res = by_name(result)
     assert res["exact_ok"].status == "pass" and res["contains_ok"].status == "pass"
     bad = res["exact_bad"]
