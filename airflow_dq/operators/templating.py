@@ -12,6 +12,8 @@ import dataclasses
 import os
 from typing import Any, Mapping
 
+from airflow.sdk.exceptions import AirflowFailException
+
 from airflow_dq.core.assertions import Assertion
 from airflow_dq.spec.build import load_any
 from airflow_dq.spec.errors import SpecError
@@ -19,6 +21,10 @@ from airflow_dq.spec.loader import load_spec_text
 from airflow_dq.spec.sources import urn_parts
 
 SPEC_EXT = (".yml", ".yaml")
+
+
+class SpecFileError(AirflowFailException):
+    """The spec file cannot be read: retrying will not create it."""
 
 
 def is_spec_path(value: Any) -> bool:
@@ -64,7 +70,7 @@ class SpecTemplateMixin:
                 with open(path, encoding="utf-8") as fh:
                     text = fh.read()
             except OSError as exc:
-                raise SpecError(f"cannot read spec: {exc.strerror or exc}", file=path) from None
+                raise SpecFileError(str(SpecError(f"cannot read spec: {exc.strerror or exc}", file=path))) from None
             if jinja_env is None:
                 jinja_env = self.get_template_env()  # type: ignore[attr-defined]
             # rendered below like any other templated string; a trailing newline keeps it from looking like a path
