@@ -43,7 +43,10 @@ def cmd_run(args) -> int:
     try:
         assertions = load_any(args.spec)
         mapping = dict(parse_cli_source(s) for s in args.source or [])
-        plan = build_plan(assertions, mapping, reference_time=_parse_as_of(args.as_of))
+        from airflow_dq.spec.engine_options import parse_engine_options
+
+        plan = build_plan(assertions, mapping, reference_time=_parse_as_of(args.as_of),
+                          options=parse_engine_options(args.engine_option))
     except (SpecError, ValueError) as exc:
         print(f"airflow-dq: invalid input:\n{exc}", file=sys.stderr)
         return EXIT_INPUT
@@ -101,6 +104,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--master", default="local[*]", help="Spark master (default: local[*])")
     run.add_argument("--out", required=True, help="where to write the result document (JSON)")
     run.add_argument("--report", metavar="PATH", help="also write a self-contained HTML report to PATH")
+    run.add_argument("--engine-option", action="append", metavar="KEY=VALUE",
+                     help="engine setting, e.g. distinct=approximate or footer_stats=false (repeatable)")
     run.add_argument("--as-of", help="reference time for freshness (ISO-8601; default: now)")
     run.add_argument("--openlineage", action="store_true",
                      help="emit OpenLineage events (transport from openlineage-python's configuration: "

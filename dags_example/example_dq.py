@@ -26,6 +26,8 @@ with DAG(
         task_id="validate_purchase_events",
         spec=str(HERE / "specs" / "purchase_events.yml"),
         sources={"shop.purchase_events": str(HERE / "data" / "purchase_events.csv")},
+        # the slice of data this run validates (ANDed into every assertion; reported as the OpenLineage subset)
+        filters={"shop.purchase_events": "updated_at >= '2026-11-01'"},
         conn_id=None,  # no Spark connection: the embedded local[*] master
     )
 

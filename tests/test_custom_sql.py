@@ -102,3 +102,17 @@ def test_each_sql_assertion_is_its_own_query(spark, flights_parquet):
 
     one, three = jobs(1), jobs(3)
     assert one >= 1 and three == 3 * one
+
+
+def test_a_source_no_assertion_names_is_still_a_view_for_custom_sql(spark, shop):
+    """Seed 002's foreign-key example as written: only purchase_events has assertions; products is just a source."""
+    text = "version: 1\nassertions:\n" + _sql("orphans_only", """
+        SELECT COUNT(*)
+        FROM purchase_events AS pe
+        LEFT JOIN products AS p
+        ON pe.product_id = p.id
+        WHERE p.id IS NULL AND pe.product_id IS NOT NULL""")
+    result = run_yaml(spark, text, shop, run_id="sql-extra-source")
+    r = by_name(result)["orphans_only"]
+    assert (r.status, r.actual) == ("fail", 1), r.message
+    assert [d["entity"] for d in result.datasets] == [PE]  # the extra source is readable, not validated

@@ -142,6 +142,9 @@ def test_example_dag_events_are_valid_and_carry_the_data_quality_facets(
     names = [a["name"] for a in ds["facets"]["dataQualityAssertions"]["assertions"]]
     assert len(names) == len(complete["run"]["facets"]["test"]["tests"]) > 0
     assert ds["facets"]["dataQualityMetrics"]["rowCount"] == 1000
-    # a subset facet exactly when every assertion is scoped (the example's operator-level filters, if any)
-    filters = getattr(op, "filters", None)
-    assert ("subset" in (ds.get("inputFacets") or {})) == bool(filters)
+    # the example's operator-level filter scopes every assertion, so the run validated a subset: all four facets
+    assert op.filters == {"shop.purchase_events": "updated_at >= '2026-11-01'"}
+    assert FOUR <= set(ds["facets"]) | set(ds.get("inputFacets") or {}) | set(complete["run"]["facets"])
+    condition = ds["inputFacets"]["subset"]["inputCondition"]
+    assert condition["type"] == "compare" and condition["comparison"] == "GREATER_EQUAL_THAN", condition
+    assert "updated_at" in str(condition["left"]) and "2026-11-01" in str(condition["right"]), condition

@@ -212,3 +212,17 @@ def test_plan_round_trips_as_versioned_json():
     assert again.assertions[0].failure_threshold.allows(3, 10) and not again.assertions[0].failure_threshold.allows(4, 10)
     with pytest.raises(PlanError, match="version"):
         Plan.from_dict({**plan.to_dict(), "version": 99})
+
+
+def test_engine_options_are_validated_before_spark():
+    from airflow_dq.spec.engine_options import parse_engine_options
+
+    assert parse_engine_options(["distinct=approximate", "footer_stats=false", "distinct_rsd=0.02"]) == {
+        "distinct": "approximate", "footer_stats": False, "distinct_rsd": 0.02}
+    assert parse_engine_options({"lean_planning": True}) == {"lean_planning": True}
+    with pytest.raises(SpecError, match="unknown engine option 'fast'"):
+        parse_engine_options({"fast": True})
+    with pytest.raises(SpecError, match="distinct='roughly': use exact or approximate"):
+        parse_engine_options(["distinct=roughly"])
+    with pytest.raises(SpecError, match="expected KEY=VALUE"):
+        parse_engine_options(["distinct"])

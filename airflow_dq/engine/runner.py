@@ -74,9 +74,10 @@ def run_plan(spark: SparkSession, plan: Plan, job_group_prefix: str | None = Non
 def _load_all(spark, plan) -> dict:
     """entity -> DataFrame (or the NotEvaluable that loading raised); loaded datasets become temp views."""
     frames: dict = {}
-    for entity in plan.entities():
+    for source in plan.sources:  # also sources no assertion names: custom SQL may read them
+        entity = source.entity
         try:
-            frames[entity] = loader.load(spark, plan.source_for(entity))
+            frames[entity] = loader.load(spark, source)
         except NotEvaluable as exc:
             frames[entity] = exc
     views.register_all({e: df for e, df in frames.items() if not isinstance(df, NotEvaluable)})

@@ -22,6 +22,7 @@ from airflow_dq.report.store import write_report_next_to
 from airflow_dq.operators.report import markdown_report
 from airflow_dq.operators.templating import SpecTemplateMixin, apply_filters, select_assertions
 from airflow_dq.spec.build import build_plan
+from airflow_dq.spec.engine_options import parse_engine_options
 from airflow_dq.spec.errors import SpecError
 from airflow_dq.submit.environment import LOCAL_CONF, is_local, local_env
 from airflow_dq.submit.package import build_engine_package
@@ -84,6 +85,8 @@ class DataQualityOperator(SpecTemplateMixin, DataQualityLineageMixin, BaseOperat
     :param emit_assets: declare each source as an inlet Asset and its "validated" twin as an outlet Asset.
     :param validated_on_warn: also emit the validated asset event when the outcome is ``warn`` (default: pass only).
     :param select: run only these assertions (names or ids) of the spec; default all.
+    :param engine_options: engine settings for this run, e.g. ``{"distinct": "approximate"}`` (see
+        airflow_dq/spec/engine_options.py and docs/benchmarks.md); unknown keys fail the task before Spark starts.
     :param spark_ui_url: link template for the Spark UI / history server, e.g.
         ``"http://history:18080/history/{application_id}"``.
     """
@@ -102,7 +105,7 @@ class DataQualityOperator(SpecTemplateMixin, DataQualityLineageMixin, BaseOperat
                  submit_kwargs: dict[str, Any] | None = None, fail_on: str = "error",
                  retry_on_failure: bool = False, on_empty: str = "fail", filters: dict[str, str] | None = None,
                  emit_assets: bool = True, validated_on_warn: bool = False, spark_ui_url: str | None = None,
-                 select: list[str] | None = None,
+                 select: list[str] | None = None, engine_options: dict[str, Any] | None = None,
                  **kwargs: Any) -> None:
         self.emit_assets = emit_assets
         self._validated_assets = []
@@ -119,6 +122,7 @@ class DataQualityOperator(SpecTemplateMixin, DataQualityLineageMixin, BaseOperat
         self.validated_on_warn = validated_on_warn
         self.spark_ui_url = spark_ui_url
         self.select = select
+        self.engine_options = engine_options or {}
         self.quality_report = ""
         self.links: dict[str, str] = {}
         self.verdict: Verdict | None = None
@@ -157,7 +161,7 @@ class DataQualityOperator(SpecTemplateMixin, DataQualityLineageMixin, BaseOperat
             key, run_id = self._run_key(context)
             return build_plan(assertions, self.sources or {}, run_id=run_id,
                               reference_time=self._reference_time(context),
-                              options={"task_key": key})
+                              options={**parse_engine_options(self.engine_options), "task_key": key})
         except SpecError as exc:
             raise DataQualityInputError(f"invalid data-quality spec or sources:\n{exc}") from None
 

@@ -76,6 +76,11 @@ def resolve_sources(assertions: list[Assertion], mapping: Mapping[str, Any]) -> 
             missing.append(entity)
             continue
         sources.append(parse_source_value(entity, mapping[key]))
+    # Entries no assertion names are kept too: custom SQL may read them (they become temp views on Spark).
+    used = {k for e in dict.fromkeys(a.entity for a in assertions) for k in _candidates(e)}
+    for key, value in mapping.items():
+        if key not in used:
+            sources.append(parse_source_value(key, value))
     if missing:
         where = {a.entity: a.location for a in assertions}
         listed = "; ".join(f"{e} (used at {where.get(e) or '?'})" for e in missing)
