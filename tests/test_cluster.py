@@ -197,7 +197,9 @@ def _no_leftover_drivers(cluster):
     leftovers = []
     for p in psutil.Process(os.getpid()).children(recursive=True):
         try:
-            if p.status() != psutil.STATUS_ZOMBIE and "SparkSubmit" in " ".join(p.cmdline()):
+            cmdline = " ".join(p.cmdline())
+            # the session-scoped SparkSession's own JVM (…SparkSubmit … pyspark-shell) is not a leftover
+            if p.status() != psutil.STATUS_ZOMBIE and "SparkSubmit" in cmdline and "pyspark-shell" not in cmdline:
                 leftovers.append(p)
         except psutil.Error:
             continue
