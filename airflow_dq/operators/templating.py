@@ -62,19 +62,37 @@ class SpecTemplateMixin:
         finally:
             self.spec = spec
 
+    def _read_spec_file(self, spec: Any) -> tuple[str, str]:
+        """(resolved path, text) of a spec path; the text ends with a newline so it never looks like a path."""
+        path = resolve_spec_path(os.fspath(spec).strip(), self._template_searchpath())
+        try:
+            with open(path, encoding="utf-8") as fh:
+                text = fh.read()
+        except OSError as exc:
+            raise SpecFileError(str(SpecError(f"cannot read spec: {exc.strerror or exc}", file=path))) from None
+        return path, text if text.endswith("\n") else text + "\n"
+
     def render_template_fields(self, context, jinja_env=None) -> None:
         if is_spec_path(self.spec):
-            path = resolve_spec_path(os.fspath(self.spec).strip(), self._template_searchpath())
-            self.spec_file = path
-            try:
-                with open(path, encoding="utf-8") as fh:
-                    text = fh.read()
-            except OSError as exc:
-                raise SpecFileError(str(SpecError(f"cannot read spec: {exc.strerror or exc}", file=path))) from None
+            # rendered below like any other templated string
+            self.spec_file, self.spec = self._read_spec_file(self.spec)
+        elif isinstance(self.spec, (list, tuple)) and any(is_spec_path(item) for item in self.spec):
+            # A list mixing specs (e.g. shapes files and YAML files): each YAML file is read, rendered and parsed
+            # here under its own path, so Airflow never treats it as a template file name and errors name it.
             if jinja_env is None:
                 jinja_env = self.get_template_env()  # type: ignore[attr-defined]
-            # rendered below like any other templated string; a trailing newline keeps it from looking like a path
-            self.spec = text if text.endswith("\n") else text + "\n"
+            parts = []
+            for item in self.spec:
+                if not is_spec_path(item):
+                    parts.append(item)
+                    continue
+                path, text = self._read_spec_file(item)
+                rendered = self.render_template(text, context, jinja_env)  # type: ignore[attr-defined]
+                try:
+                    parts.append(load_spec_text(rendered, file=path))
+                except SpecError as exc:
+                    raise SpecFileError(f"invalid data-quality spec:\n{exc}") from None
+            self.spec = parts
         super().render_template_fields(context, jinja_env)  # type: ignore[misc]
 
     def load_assertions(self) -> list[Assertion]:
