@@ -88,7 +88,8 @@ def airflow_schedule(key: tuple, assertions: list[Assertion], sources: Mapping[s
         return key[1]
     # on_table_change: the assets of the entities these assertions check
     assets = []
-    for src in resolve_sources(assertions, sources):
+    checked = {a.entity for a in assertions}
+    for src in (s for s in resolve_sources(assertions, sources) if s.entity in checked):
         asset = source_asset(src)
         if asset is None:
             raise SpecError(f"on_table_change needs a static source for {src.entity}, got {src.describe()}")
