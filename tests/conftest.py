@@ -16,14 +16,21 @@ import time
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-HOME = pathlib.Path(tempfile.mkdtemp(prefix="airflow_dq_tests_"))
+# One home per test session, also when this module is imported a second time (``from tests.conftest import ...``
+# executes it again under another module name: it must not move AIRFLOW_HOME or the OpenLineage file mid-session).
+if os.environ.get("AIRFLOW_DQ_TEST_SESSION_HOME"):
+    HOME = pathlib.Path(os.environ["AIRFLOW_DQ_TEST_SESSION_HOME"])
+else:
+    HOME = pathlib.Path(tempfile.mkdtemp(prefix="airflow_dq_tests_"))
+    os.environ["AIRFLOW_DQ_TEST_SESSION_HOME"] = str(HOME)
 OL_FILE = HOME / "ol_events.jsonl"
 # dag.test() in Airflow 3.3 only runs DAGs found in a bundle: the dags folder links the test DAGs
 # (tests/dags) and the example DAGs (dags_example) so both can be run in this one process.
 DAGS = HOME / "dags"
-DAGS.mkdir()
+DAGS.mkdir(exist_ok=True)
 for _src in sorted([*(ROOT / "tests" / "dags").glob("*.py"), *(ROOT / "dags_example").glob("*.py")]):
-    (DAGS / _src.name).symlink_to(_src)
+    if not (DAGS / _src.name).exists():
+        (DAGS / _src.name).symlink_to(_src)
 os.environ.update({
     "AIRFLOW_HOME": str(HOME),
     "AIRFLOW__CORE__LOAD_EXAMPLES": "False",

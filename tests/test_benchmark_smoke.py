@@ -8,12 +8,13 @@ size; it measures nothing. The real measurement is ``benchmarks/run.sh`` (docs/b
 from __future__ import annotations
 
 import json
+import pathlib
 import subprocess
 import sys
 
 import pytest
 
-from tests.conftest import ROOT
+ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 pytestmark = pytest.mark.spark
 SCALE = 0.01
