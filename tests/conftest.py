@@ -89,6 +89,19 @@ def dag_runner(airflow_db):
     return run
 
 
+@pytest.fixture
+def task_log(capfd, caplog):
+    """``task_log()`` → what the test's tasks logged so far: records (caplog) and raw output (capfd).
+
+    Airflow configures its logging once per process, so whether a task's line reaches the file descriptors or only
+    the logging records depends on which test ran first; reading both makes log assertions independent of order."""
+
+    def read() -> str:
+        return "".join(capfd.readouterr()) + "\n" + caplog.text
+
+    return read
+
+
 @pytest.fixture(scope="session")
 def spark():
     from pyspark.sql import SparkSession

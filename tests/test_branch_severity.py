@@ -23,9 +23,9 @@ DAGS = pathlib.Path(__file__).resolve().parent / "dags" / "severity_branch_dags.
     ("severity_branch_fail_gated", {"check": "failed", "route": "success", "publish": "skipped",
                                     "notify": "skipped", "quarantine": "success"}),
 ])
-def test_branch_follows_the_outcome(dag_runner, dag_id, expected, capfd):
+def test_branch_follows_the_outcome(dag_runner, dag_id, expected, task_log):
     run = dag_runner(DAGS, dag_id)
-    log = "".join(capfd.readouterr())
+    log = task_log()
     assert task_states(run) == expected
     outcome = xcom_value(run, "check")["outcome"]
     assert outcome == dag_id.split("_")[2]
@@ -33,9 +33,9 @@ def test_branch_follows_the_outcome(dag_runner, dag_id, expected, capfd):
     assert log.count("Spark-Submit cmd") == 1  # the branch reads XCom, it does not re-run Spark
 
 
-def test_branch_without_a_summary_fails_instead_of_guessing(dag_runner, capfd):
+def test_branch_without_a_summary_fails_instead_of_guessing(dag_runner, task_log):
     run = dag_runner(DAGS, "severity_branch_no_summary")
-    log = "".join(capfd.readouterr())
+    log = task_log()
     states = task_states(run)
     assert states["check"] in ("failed", "up_for_retry") and states["route"] == "failed"
     assert {states[t] for t in ("publish", "notify", "quarantine")} <= {"upstream_failed", "skipped"}

@@ -58,9 +58,9 @@ def test_the_fixture_runs_a_master_with_one_registered_worker(cluster):
 
 
 def test_example_spec_runs_on_the_cluster_in_client_mode_with_settings_from_connection_and_operator(
-        dag_runner, cluster_env, capfd):
+        dag_runner, cluster_env, task_log):
     run = dag_runner(DAGS, "dq_cluster_example")
-    log = "".join(capfd.readouterr())
+    log = task_log()
     cluster = cluster_env["cluster"]
     assert f"--master {cluster.master_url}" in log and "--deploy-mode client" in log
     summary = xcom_value(run, "dq")
@@ -119,10 +119,10 @@ def test_plan_shipped_with_files_reaches_the_driver_and_the_result_comes_back_th
     assert plan_arguments(str(plan_path), "client") == (["--plan", str(plan_path)], None)
 
 
-def test_python_cluster_deploy_mode_on_standalone_is_refused_with_a_clear_message(dag_runner, cluster_env, capfd):
+def test_python_cluster_deploy_mode_on_standalone_is_refused_with_a_clear_message(dag_runner, cluster_env, task_log):
     started = time.monotonic()
     run = dag_runner(DAGS, "dq_cluster_deploy_mode")
-    log = "".join(capfd.readouterr())
+    log = task_log()
     assert task_states(run) == {"dq": "failed"}
     assert _ti(run).try_number == 1  # a configuration error: its retries=2 are not used
     assert "cannot run Python applications in cluster deploy mode" in log
@@ -164,9 +164,9 @@ def _run_with_driver_kill(dag_runner, dag_id: str, tmp_path, monkeypatch):
 
 
 def test_driver_killed_mid_run_fails_the_task_and_reports_nothing(dag_runner, cluster_env, tmp_path, monkeypatch,
-                                                                 capfd):
+                                                                 task_log):
     run = _run_with_driver_kill(dag_runner, "dq_driver_killed", tmp_path, monkeypatch)
-    log = "".join(capfd.readouterr())
+    log = task_log()
     assert task_states(run) == {"dq": "failed"}
     assert "the Spark validation job failed (driver or spark-submit ended abnormally" in log
     assert "DataQualityInfrastructureError" in log  # the retryable kind (an AirflowException, not a Fail one)
@@ -175,9 +175,9 @@ def test_driver_killed_mid_run_fails_the_task_and_reports_nothing(dag_runner, cl
 
 
 def test_a_retry_after_the_driver_was_killed_produces_and_reads_its_own_fresh_result(
-        dag_runner, cluster_env, tmp_path, monkeypatch, capfd):
+        dag_runner, cluster_env, tmp_path, monkeypatch, task_log):
     run = _run_with_driver_kill(dag_runner, "dq_retry_after_kill", tmp_path, monkeypatch)
-    log = "".join(capfd.readouterr())
+    log = task_log()
     assert "the Spark validation job failed" in log  # try 1
     assert task_states(run) == {"dq": "success"}
     assert _ti(run).try_number == 2

@@ -226,14 +226,14 @@ def test_an_unreachable_master_is_reported_within_the_connect_timeout():
 
 
 @pytest.mark.airflow
-def test_a_dag_against_an_unreachable_master_fails_retryably_with_a_clear_message(dag_runner, monkeypatch, capfd):
+def test_a_dag_against_an_unreachable_master_fails_retryably_with_a_clear_message(dag_runner, monkeypatch, task_log):
     port = free_port()
     monkeypatch.setenv("AIRFLOW_CONN_SPARK_DEAD", json.dumps(
         {"conn_type": "spark", "host": "spark://127.0.0.1", "port": port, "extra": {"deploy-mode": "client"}}))
     started = time.monotonic()
     run = dag_runner(DAGS, "dq_master_unreachable")
     elapsed = time.monotonic() - started
-    log = "".join(capfd.readouterr())
+    log = task_log()
     assert task_states(run) == {"dq": "failed"}
     ti = next(ti for ti in run.get_task_instances() if ti.task_id == "dq")
     assert ti.try_number == 2  # retryable: its one retry was used (and met the same dead master)

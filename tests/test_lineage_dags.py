@@ -51,10 +51,10 @@ def spark_conf_from_log(log: str) -> dict[str, str]:
 
 
 def test_error_failure_emits_fail_with_the_full_facets_and_links_spark_to_the_task(
-        dag_runner, dag_loader, ol_events, ol_schema, capfd):
+        dag_runner, dag_loader, ol_events, ol_schema, task_log):
     op = dag_loader(DAGS, "dq_lineage_mixed").get_task("dq")
     run, events = run_and_collect(dag_runner, ol_events, DAGS, "dq_lineage_mixed")
-    log = "".join(capfd.readouterr())
+    log = task_log()
     assert task_states(run) == {"dq": "failed"}
     assert [e["eventType"] for e in events] == ["START", "FAIL"]
     checked = validate_all(events, ol_schema)

@@ -32,9 +32,9 @@ def test_shapes_next_to_a_yaml_spec_gate_on_error_severity(dag_runner, trading_d
     assert summary["by_severity"]["error"]["fail"] == len(fails - WARN)
 
 
-def test_a_json_ld_contract_in_place_of_yaml_only_warns(dag_runner, trading_data, capfd):
+def test_a_json_ld_contract_in_place_of_yaml_only_warns(dag_runner, trading_data, task_log):
     run = dag_runner(DAGS, "dq_shacl_contract_warn")
-    log = "".join(capfd.readouterr())
+    log = task_log()
     assert task_states(run) == {"dq": "success"}
     assert "SHACL conversion of" in log and "3 assertions, 0 constraints skipped" in log  # the report, in the task log
     summary = xcom_value(run, "dq")

@@ -103,21 +103,6 @@ def test_unknown_type_and_wrong_condition_are_refused_with_their_place():
     assert "x.yml:13: assertions[2].condition: condition 'matches_regex' needs a 'value'" in msg
 
 
-@pytest.mark.parametrize("kind,body", [
-    ("freshness", "lookback_interval: '6 hours'\n  last_modified_field: updated_at"),
-    ("sql", "statement: SELECT 1\n  condition: {type: equal_to, value: 1}"),
-    ("schema", "condition: {type: contains, columns: [{name: id, type: number}]}"),
-])
-def test_types_not_executed_yet_are_refused_at_load_time(kind, body):
-    from airflow_dq.spec.loader import SUPPORTED_KINDS
-
-    if kind in SUPPORTED_KINDS:
-        pytest.skip(f"{kind} is executed now")
-    text = f"version: 1\nassertions:\n- entity: t\n  type: {kind}\n  {body}\n"
-    with pytest.raises(SpecError, match="not supported yet"):
-        load_spec_text(text, file="k.yml")
-
-
 def test_severity_defaults_document_level_and_names():
     text = "version: 1\nseverity: warn\nassertions:\n" + textwrap.indent(textwrap.dedent("""\
     - entity: t

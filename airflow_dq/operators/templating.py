@@ -99,7 +99,7 @@ class SpecTemplateMixin:
         spec = self.spec
         if self.spec_file and isinstance(spec, str) and not is_spec_path(spec):
             return load_spec_text(spec, file=self.spec_file)
-        return load_any(spec)
+        return load_any(spec, getattr(self, "log", None))
 
 
 def _matches(entity: str, key: str) -> bool:

@@ -189,9 +189,9 @@ def convert_file(path: str | os.PathLike | list, fmt: str | None = None,
     return convert_graph(graph, config, source=", ".join(paths))
 
 
-def load_shapes(spec: str | os.PathLike | ShaclShapes) -> list[Assertion]:
-    """A shapes file → core assertions, through the spec loader; the report goes to the log."""
+def load_shapes(spec: str | os.PathLike | ShaclShapes, logger: logging.Logger | None = None) -> list[Assertion]:
+    """A shapes file → core assertions, through the spec loader; the report goes to ``logger`` (the task log)."""
     shapes = spec if isinstance(spec, ShaclShapes) else ShaclShapes(spec)
     conversion = convert_file(shapes.path, shapes.format, shapes.resolved_config())
-    log.info("%s", conversion.report.to_text())
+    (logger or log).info("%s", conversion.report.to_text())
     return conversion.load()

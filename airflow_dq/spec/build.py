@@ -16,19 +16,20 @@ from airflow_dq.spec.loader import load_spec, load_spec_data, load_spec_text
 from airflow_dq.spec.sources import resolve_sources
 
 
-def load_any(spec: Any) -> list[Assertion]:
+def load_any(spec: Any, logger: Any = None) -> list[Assertion]:
     """A spec given as a file path, YAML text, a parsed dict, or a list of core Assertions.
 
     Also a SHACL shapes file (.ttl/.jsonld/.rdf/.owl/.nt/.n3, or ``airflow_dq.shacl.ShaclShapes`` with a config),
-    converted through the same loader, and a list mixing any of these (assertion ids must stay unique)."""
+    converted through the same loader, and a list mixing any of these (assertion ids must stay unique).
+    ``logger`` (e.g. a task's ``self.log``) receives the SHACL conversion report."""
     if isinstance(spec, list) and all(isinstance(a, Assertion) for a in spec):
         return spec
     if isinstance(spec, (list, tuple)):
-        return _merge([load_any(part) for part in spec])
+        return _merge([load_any(part, logger) for part in spec])
     if is_shapes_path(spec) or isinstance(spec, ShaclShapes):
         from airflow_dq.shacl.convert import load_shapes  # rdflib only when shapes are used
 
-        return load_shapes(spec)
+        return load_shapes(spec, logger)
     if isinstance(spec, Mapping):
         return load_spec_data(dict(spec), file="<spec dict>")
     if isinstance(spec, (str, os.PathLike)):

@@ -15,9 +15,7 @@ from airflow_dq.spec.errors import SpecError, SpecErrors
 from airflow_dq.spec.models import SpecDocument
 from airflow_dq.spec.positions import format_path, line_for, node_lines
 
-# Kinds the engine executes today. Others are recognised by the models but refused at load time.
 _TAGS = ("volume", "field", "freshness", "sql", "schema")
-SUPPORTED_KINDS = {"volume", "field_values", "field_metric", "freshness", "sql", "schema"}
 
 
 def load_spec(path: str | os.PathLike) -> list[Assertion]:
@@ -78,10 +76,6 @@ def load_spec_data(data: Any, file: str = "<spec>", lines: dict | None = None) -
         line = line_for(lines, ("assertions", i))
         location = f"{file}:{line}" if line else file
         a = compile_assertion(model, raw, default_severity=doc.severity, location=location)
-        if a.kind not in SUPPORTED_KINDS:
-            problems.append(SpecError(f"assertion type {model.type!r} ({a.kind}) is not supported yet by this version "
-                                      f"of airflow-dq", file=file, line=line, field=f"assertions[{i}].type"))
-            continue
         if a.id in seen:
             problems.append(SpecError(f"duplicate assertion name/id {a.id!r} (first declared at line {seen[a.id]})",
                                       file=file, line=line, field=f"assertions[{i}].name"))
@@ -114,4 +108,4 @@ def _to_spec_error(err: dict, data: dict, file: str, lines: dict) -> SpecError:
     return SpecError(msg, file=file, line=line_for(lines, path), field=format_path(path))
 
 
-__all__ = ["load_spec", "load_spec_text", "load_spec_data", "derive_id", "slug", "SUPPORTED_KINDS"]
+__all__ = ["load_spec", "load_spec_text", "load_spec_data", "derive_id", "slug"]
