@@ -194,3 +194,23 @@ def test_lean_planning_cuts_py4j_round_trips_and_restores_pyspark(spark):
     assert fewer * 3 < plain, (fewer, plain)
     assert builtin._get_jvm_function is original_fn and error_utils._enable_debugging_cache == original_flag
     assert cost() > 2 * fewer  # the ordinary (chattier) path is back
+
+
+def test_assertions_differing_only_in_threshold_share_one_failing_count(spark, flights_parquet, flights_pandas):
+    d = flights_pandas
+    failing = int((d["dep_delay"].isna() | (d["dep_delay"] > 60)).sum())  # NULLs fail: exclude_nulls is off
+    pct = 100.0 * failing / len(d)
+    strict = _a("delay_strict", "type: field\nfield: dep_delay\ncondition: {type: less_than_or_equal_to, value: 60}\n"
+                f"failure_threshold: {{type: percentage, value: {pct / 2:.4f}}}")
+    loose = _a("delay_loose", "type: field\nfield: dep_delay\ncondition: {type: less_than_or_equal_to, value: 60}\n"
+               f"failure_threshold: {{type: percentage, value: {pct * 2:.4f}}}\nseverity: warn")
+    other = _a("delay_other", "type: field\nfield: dep_delay\ncondition: {type: less_than_or_equal_to, value: 120}")
+    opts = {"footer_stats": False}
+    both = _run(spark, _yaml([strict, loose, other]), {FLIGHTS: flights_parquet}, options=opts, run_id="share-both")
+    one = _run(spark, _yaml([strict, other]), {FLIGHTS: flights_parquet}, options=opts, run_id="share-one")
+    r = by_name(both)
+    # one count of failing rows (and one row count) serves both thresholds; the other bound is a count of its own
+    assert both.datasets[0]["aggregates"] == one.datasets[0]["aggregates"] == 3
+    assert r["delay_strict"].failing_rows == r["delay_loose"].failing_rows == failing
+    assert (r["delay_strict"].status, r["delay_loose"].status) == ("fail", "pass")
+    assert r["delay_other"].failing_rows == int((d["dep_delay"].isna() | (d["dep_delay"] > 120)).sum())

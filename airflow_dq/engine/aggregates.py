@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Callable
+
 from pyspark.sql import Column
 from pyspark.sql import functions as F
 
-from airflow_dq.engine.context import Agg
+from airflow_dq.engine.context import Agg, Dataset
 
 
 def count_where(cond: Column) -> Column:
@@ -13,12 +15,14 @@ def count_where(cond: Column) -> Column:
     return F.count(F.when(cond, F.lit(1)))
 
 
-def rows(scope: Column, sql_filter: str | None) -> Agg:
+def rows(ds: Dataset, sql_filter: str | None) -> Agg:
+    """Rows of the dataset, or of the rows a filter selects (an invalid filter raises NotEvaluable)."""
     if not sql_filter:
-        return Agg("rows", F.count(F.lit(1)))
-    return Agg(f"rows|{sql_filter}", count_where(scope))
+        return ds.shared("rows", lambda: F.count(F.lit(1)))
+    scope = ds.scope(sql_filter)
+    return ds.shared(f"rows|{sql_filter}", lambda: count_where(scope))
 
 
-def on_column(primitive: str, column: str, sql_filter: str | None, expr: Column) -> Agg:
+def on_column(ds: Dataset, primitive: str, column: str, sql_filter: str | None, build: Callable[[], Column]) -> Agg:
     """An aggregate over one column within a filter, identified by (primitive, column, filter)."""
-    return Agg(f"{primitive}|{column}|{sql_filter or ''}", expr)
+    return ds.shared(f"{primitive}|{column}|{sql_filter or ''}", build)

@@ -56,6 +56,17 @@ class Dataset:
     spark: SparkSession
     reference_time: Any  # datetime with tzinfo
     _filters: dict = field(default_factory=dict)
+    _shared: dict = field(default_factory=dict)  # Agg key -> Agg, built once per dataset
+
+    def shared(self, key: str, build: Callable[[], Column]) -> Agg:
+        """The aggregate identified by ``key``, built by ``build()`` the first time it is asked for.
+
+        Equal keys mean equal inputs, so an assertion repeating another's aggregate (S300 asks for ~380 aggregates,
+        ~190 of them distinct) costs no further Column building; a ``build`` that raises is not remembered."""
+        agg = self._shared.get(key)
+        if agg is None:
+            agg = self._shared[key] = Agg(key, build())
+        return agg
 
     @property
     def schema(self):

@@ -81,7 +81,10 @@ def prepare(a: Assertion, ds: Dataset) -> Pending:
         primitives = primitives + ("non_null",)  # the sample deviation needs two values
     aggs: dict[str, Agg] = {}
     for p in primitives:
-        aggs[p] = rows(scope, a.filter) if p == "rows" else on_column(p, field.name, a.filter, PRIMITIVES[p](col, scope))
+        if p == "rows":
+            aggs[p] = rows(ds, a.filter)
+        else:
+            aggs[p] = on_column(ds, p, field.name, a.filter, lambda p=p: PRIMITIVES[p](col, scope))
     expected = a.condition.describe()
 
     def finish(values: dict) -> Outcome:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
@@ -22,15 +24,22 @@ def prepare(a: Assertion, ds: Dataset) -> Pending:
         col, field = F.length(col), T.StructField(field.name, T.IntegerType())
     elif transform:
         raise NotEvaluable(f"field_transform {transform!r} is not supported (only 'length')")
-    passes = predicate(a.condition, col, field, ds.spark)
     scope = ds.scope(a.filter)
-    if a.exclude_nulls and a.condition.type not in ("is_null", "is_not_null"):
+    non_null_only = a.exclude_nulls and a.condition.type not in ("is_null", "is_not_null")
+    if non_null_only:
         scope = scope & col.isNotNull()
-    failing = count_where(scope & ~F.coalesce(passes, F.lit(False)))  # specific to this assertion: not shared
-    if a.exclude_nulls and a.condition.type not in ("is_null", "is_not_null"):
-        total = on_column("non_null", field.name, a.filter, count_where(scope))
+
+    def failing_rows():
+        passes = predicate(a.condition, col, field, ds.spark)  # validates the condition against the column
+        return count_where(scope & ~F.coalesce(passes, F.lit(False)))
+
+    # Shared by assertions that differ only in threshold or severity: the predicate is evaluated once per row.
+    predicate_key = json.dumps([a.condition.to_dict(), transform, bool(non_null_only)], sort_keys=True, default=str)
+    failing = on_column(ds, f"failing|{predicate_key}", field.name, a.filter, failing_rows)
+    if non_null_only:
+        total = on_column(ds, "non_null", field.name, a.filter, lambda: count_where(scope))
     else:
-        total = rows(scope, a.filter)
+        total = rows(ds, a.filter)
     threshold = a.failure_threshold
     described = ("length " if transform == "length" else "") + a.condition.describe()
     expected = f"{described}; {threshold.describe()}"

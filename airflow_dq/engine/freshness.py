@@ -83,7 +83,7 @@ def prepare(a: Assertion, ds: Dataset) -> Pending | Outcome:
     field = find_field(ds.schema, a.field)
     col = F.col(quoted(field.name))
     unit, expr = _latest_expr(field, F.when(ds.scope(a.filter), col))
-    agg = on_column(f"latest_{unit}", field.name, a.filter, expr)
+    agg = on_column(ds, f"latest_{unit}", field.name, a.filter, lambda: expr)
 
     def finish(values: dict) -> Outcome:
         raw = values["latest"]

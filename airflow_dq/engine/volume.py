@@ -12,7 +12,7 @@ from airflow_dq.engine.errors import NotEvaluable
 def prepare(a: Assertion, ds: Dataset) -> Pending:
     if (a.metric or "row_count") != "row_count":
         raise NotEvaluable(f"volume metric {a.metric!r} is not supported (only row_count)")
-    count = rows(ds.scope(a.filter), a.filter)
+    count = rows(ds, a.filter)
 
     def finish(values: dict) -> Outcome:
         rows = values["rows"]
