@@ -7,22 +7,20 @@ from typing import Callable
 from pyspark.sql import Column
 from pyspark.sql import functions as F
 
-from airflow_dq.engine.context import Agg, Dataset
+from airflow_dq.engine.context import Agg, CountIf, Dataset, count_where
 
-
-def count_where(cond: Column) -> Column:
-    """Number of rows where ``cond`` is true (0 on an empty table, unlike sum)."""
-    return F.count(F.when(cond, F.lit(1)))
+__all__ = ["count_where", "on_column", "rows"]
 
 
 def rows(ds: Dataset, sql_filter: str | None) -> Agg:
     """Rows of the dataset, or of the rows a filter selects (an invalid filter raises NotEvaluable)."""
     if not sql_filter:
-        return ds.shared("rows", lambda: F.count(F.lit(1)))
+        return ds.shared("rows", lambda: CountIf(F.lit(True)))
     scope = ds.scope(sql_filter)
-    return ds.shared(f"rows|{sql_filter}", lambda: count_where(scope))
+    return ds.shared(f"rows|{sql_filter}", lambda: CountIf(scope))
 
 
-def on_column(ds: Dataset, primitive: str, column: str, sql_filter: str | None, build: Callable[[], Column]) -> Agg:
+def on_column(ds: Dataset, primitive: str, column: str, sql_filter: str | None,
+              build: Callable[[], Column | CountIf]) -> Agg:
     """An aggregate over one column within a filter, identified by (primitive, column, filter)."""
     return ds.shared(f"{primitive}|{column}|{sql_filter or ''}", build)

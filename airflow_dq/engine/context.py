@@ -34,6 +34,21 @@ class Agg:
 
     key: str
     column: Column
+    # set when ``column`` is the number of rows where this condition holds: the fused scan may pack several such
+    # counts into one buffer field (engine/packed_counts.py)
+    condition: Column | None = None
+
+
+@dataclass(frozen=True)
+class CountIf:
+    """What a ``Dataset.shared`` builder returns for "the number of rows where ``condition`` holds"."""
+
+    condition: Column
+
+
+def count_where(cond: Column) -> Column:
+    """Number of rows where ``cond`` is true (NULL counts as false; 0 on an empty table, unlike sum)."""
+    return F.count(F.when(cond, F.lit(1)))
 
 
 @dataclass
@@ -58,14 +73,19 @@ class Dataset:
     _filters: dict = field(default_factory=dict)
     _shared: dict = field(default_factory=dict)  # Agg key -> Agg, built once per dataset
 
-    def shared(self, key: str, build: Callable[[], Column]) -> Agg:
+    def shared(self, key: str, build: "Callable[[], Column | CountIf]") -> Agg:
         """The aggregate identified by ``key``, built by ``build()`` the first time it is asked for.
 
         Equal keys mean equal inputs, so an assertion repeating another's aggregate (S300 asks for ~380 aggregates,
         ~190 of them distinct) costs no further Column building; a ``build`` that raises is not remembered."""
         agg = self._shared.get(key)
         if agg is None:
-            agg = self._shared[key] = Agg(key, build())
+            built = build()
+            if isinstance(built, CountIf):
+                agg = Agg(key, count_where(built.condition), built.condition)
+            else:
+                agg = Agg(key, built)
+            self._shared[key] = agg
         return agg
 
     @property

@@ -9,25 +9,26 @@ from pyspark.sql import functions as F
 
 from airflow_dq.core.assertions import Assertion
 from airflow_dq.core.conditions import NotComparable, evaluate_metric
-from airflow_dq.engine.aggregates import count_where, on_column, rows
+from airflow_dq.engine.aggregates import on_column, rows
 from airflow_dq.engine.columns import find_field, is_floating, quoted, require_numeric, require_string
-from airflow_dq.engine.context import Agg, Dataset, Outcome, Pending
+from airflow_dq.engine.context import Agg, CountIf, Dataset, Outcome, Pending
 from airflow_dq.engine.errors import NotEvaluable
 
 # Primitive aggregates over a column `c` within the assertion's scope `s` (the filter, as a boolean Column).
-PRIMITIVES: dict[str, Callable[[Column, Column], Column]] = {
-    "nulls": lambda c, s: count_where(s & c.isNull()),
-    "non_null": lambda c, s: F.count(F.when(s, c)),
+# Counts are returned as CountIf so that the fused scan can pack them (engine/packed_counts.py).
+PRIMITIVES: dict[str, Callable[[Column, Column], Column | CountIf]] = {
+    "nulls": lambda c, s: CountIf(s & c.isNull()),
+    "non_null": lambda c, s: CountIf(s & c.isNotNull()),
     "distinct": lambda c, s: F.count_distinct(F.when(s, c)),
-    "empty": lambda c, s: count_where(s & (c == F.lit(""))),
+    "empty": lambda c, s: CountIf(s & (c == F.lit(""))),
     "min": lambda c, s: F.min(F.when(s, c)),
     "max": lambda c, s: F.max(F.when(s, c)),
     "mean": lambda c, s: F.avg(F.when(s, c)),
     "median": lambda c, s: F.median(F.when(s, c)),
     "stddev": lambda c, s: F.stddev_samp(F.when(s, c)),
-    "negative": lambda c, s: count_where(s & (c < 0)),
-    "zero": lambda c, s: count_where(s & (c == 0)),
-    "nan": lambda c, s: count_where(s & F.isnan(c)),
+    "negative": lambda c, s: CountIf(s & (c < 0)),
+    "zero": lambda c, s: CountIf(s & (c == 0)),
+    "nan": lambda c, s: CountIf(s & F.isnan(c)),
 }
 STATISTICS = ("min", "max", "mean", "median", "stddev")
 

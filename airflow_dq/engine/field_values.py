@@ -8,9 +8,9 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
 from airflow_dq.core.assertions import Assertion
-from airflow_dq.engine.aggregates import count_where, on_column, rows
+from airflow_dq.engine.aggregates import on_column, rows
 from airflow_dq.engine.columns import find_field, quoted, require_string
-from airflow_dq.engine.context import Dataset, Outcome, Pending
+from airflow_dq.engine.context import CountIf, Dataset, Outcome, Pending
 from airflow_dq.engine.errors import NotEvaluable
 from airflow_dq.engine.predicates import predicate
 
@@ -31,13 +31,13 @@ def prepare(a: Assertion, ds: Dataset) -> Pending:
 
     def failing_rows():
         passes = predicate(a.condition, col, field, ds.spark)  # validates the condition against the column
-        return count_where(scope & ~F.coalesce(passes, F.lit(False)))
+        return CountIf(scope & ~F.coalesce(passes, F.lit(False)))
 
     # Shared by assertions that differ only in threshold or severity: the predicate is evaluated once per row.
     predicate_key = json.dumps([a.condition.to_dict(), transform, bool(non_null_only)], sort_keys=True, default=str)
     failing = on_column(ds, f"failing|{predicate_key}", field.name, a.filter, failing_rows)
     if non_null_only:
-        total = on_column(ds, "non_null", field.name, a.filter, lambda: count_where(scope))
+        total = on_column(ds, "non_null", field.name, a.filter, lambda: CountIf(scope))
     else:
         total = rows(ds, a.filter)
     threshold = a.failure_threshold

@@ -3,7 +3,8 @@
 Aggregates requested as ``Agg`` are de-duplicated by their key, so two assertions asking for the same
 count share one aggregate. If the fused job cannot be analysed or fails at run time, the scan falls back to evaluating
 each assertion's aggregates on their own so a single bad assertion is reported as ``error`` and the
-others still get their values.
+others still get their values. Row counts (``Agg.condition`` set) are packed several to a buffer field when an upper
+bound of the rows is known (``count_bound``, engine/packed_counts.py).
 """
 
 from __future__ import annotations
@@ -13,17 +14,20 @@ from typing import Any
 
 from pyspark.sql import Column, DataFrame
 
-from airflow_dq.engine import pruning
+from airflow_dq.engine import packed_counts, pruning
 from airflow_dq.engine.context import Agg, first_line
 
 log = logging.getLogger(__name__)
 
 
 class FusedScan:
-    def __init__(self, df: DataFrame):
+    def __init__(self, df: DataFrame, count_bound: int | None = None):
         self.df = df
+        self.count_bound = count_bound  # rows the scan can see at most; None: counts are not packed
         self._by_key: dict[str, str] = {}  # Agg key -> output alias
         self._columns: dict[str, Column] = {}  # alias -> aggregate Column
+        self._counts: dict[str, Column] = {}  # alias -> condition, for aggregates that count rows where it holds
+        self.packed_fields = 0  # buffer fields holding packed counts in the last job (0: not packed)
         self._owners: dict[str, dict[str, str]] = {}  # owner -> {local name -> alias}
         self.jobs_run = 0
         self.fallback_used = False
@@ -37,6 +41,8 @@ class FusedScan:
             if alias is None:
                 alias = f"_a{len(self._columns)}"
                 self._columns[alias] = agg.column if isinstance(agg, Agg) else agg
+                if isinstance(agg, Agg) and agg.condition is not None:
+                    self._counts[alias] = agg.condition
                 if key is not None:
                     self._by_key[key] = alias
             mapping[local] = alias
@@ -55,10 +61,25 @@ class FusedScan:
         return {owner: {local: row[alias] for local, alias in m.items()} for owner, m in self._owners.items()}, {}
 
     def _collect(self, aliases: list[str]) -> dict[str, Any]:
-        exprs = [self._columns[a].alias(a) for a in aliases]
-        frame = self.df.agg(*exprs)
+        counts = {a: self._counts[a] for a in aliases if a in self._counts}
+        others = {a: self._columns[a] for a in aliases if a not in self._counts}
+        packing = packed_counts.plan(counts, others, self.count_bound)
+        if packing is not None:
+            exprs, unpack = packing
+            frame = self.df.agg(*exprs)
+            self.jobs_run += 1
+            try:
+                row = unpack(frame.collect()[0].asDict())
+            except packed_counts.StaleBound as exc:
+                log.warning("packed counts refused (%s); counting again unpacked", exc)
+            else:
+                self.packed_fields = len(exprs) - len(others) - 1
+                self.columns_read = pruning.columns_read(frame)
+                return row
+        frame = self.df.agg(*[self._columns[a].alias(a) for a in aliases])
         self.jobs_run += 1
         row = frame.collect()[0].asDict()
+        self.packed_fields = 0
         self.columns_read = pruning.columns_read(frame)
         return row
 

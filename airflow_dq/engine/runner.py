@@ -122,7 +122,8 @@ def _run_dataset(spark, plan, entity, assertions, reference, results, diagnostic
             scan.request(a.id, prepared.aggregates)
             pending[a.id] = (a, prepared, (time.perf_counter() - started) * 1000)
     if pending:  # schema and custom SQL assertions alone scan no data (docs/semantics.md, scan budget)
-        scan.request("__dataset__", speed.scan_request("__dataset__", {"rows": Agg("rows", F.count(F.lit(1)))}))
+        scan.request("__dataset__", speed.scan_request("__dataset__", {"rows": Agg("rows", F.count(F.lit(1)), F.lit(True))}))
+    scan.count_bound = speed.row_bound()  # lets the scan pack its row counts (engine/packed_counts.py)
     scan_started = time.perf_counter()
     values, errors = scan.run()
     values = speed.complete(values)
@@ -144,6 +145,7 @@ def _run_dataset(spark, plan, entity, assertions, reference, results, diagnostic
         "aggregates": scan.size,
         "fused_jobs": scan.jobs_run,
         "fallback": scan.fallback_used,
+        "packed_fields": scan.packed_fields,
         "columns_read": scan.columns_read,
         **speed.stats(),
         "scan_ms": round(scan_ms, 3),

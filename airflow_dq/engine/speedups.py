@@ -42,7 +42,7 @@ class Speedups:
     def __init__(self, ds: Dataset, options: dict | None = None, assertions: list | None = None,
                  footers: bool | None = None):
         self.ds = ds
-        options = options or {}
+        self.options = options = options or {}
         try:
             self.distinct, self.rsd, self.option_error = *distinct_mode.mode(options), None
         except NotEvaluable as exc:  # refused for the assertions that count distinct values, not for the others
@@ -94,6 +94,14 @@ class Speedups:
         return {"failing": nulls if a.condition.type == "is_not_null" else rows - nulls, "total": rows}
 
     # -- hooks used by the runner ---------------------------------------------------------------------------------
+    def row_bound(self) -> int | None:
+        """Rows the scan can see at most, if the footers say so exactly and count packing is on (plan option
+        ``pack_counts``, default true); None otherwise."""
+        if self.footer is None or not self.options.get("pack_counts", True):
+            return None
+        self.footer.load(self._columns_of_interest())
+        return self.footer.rows()
+
     def adapt(self, a, prepared):
         """``prepare``'s answer with footer-answered aggregates removed and the distinct option applied."""
         if not isinstance(prepared, Pending):

@@ -36,6 +36,7 @@ ENGINE_OPTIONS = {
     "distinct_rsd": _rsd,           # accuracy of approximate distinct counts
     "footer_stats": _flag,          # answer exact metrics from Parquet footers (default true)
     "lean_planning": _flag,         # fewer py4j round trips while planning (default true)
+    "pack_counts": _flag,           # several row counts per aggregation buffer field (default true)
 }
 
 
