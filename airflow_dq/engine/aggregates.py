@@ -15,9 +15,8 @@ __all__ = ["count_where", "on_column", "rows"]
 def rows(ds: Dataset, sql_filter: str | None) -> Agg:
     """Rows of the dataset, or of the rows a filter selects (an invalid filter raises NotEvaluable)."""
     if not sql_filter:
-        return ds.shared("rows", lambda: CountIf(F.lit(True)))
-    scope = ds.scope(sql_filter)
-    return ds.shared(f"rows|{sql_filter}", lambda: CountIf(scope))
+        return ds.shared("rows", lambda: CountIf(ds.literal(True)))
+    return ds.shared(f"rows|{sql_filter}", lambda: CountIf(ds.scope(sql_filter)))
 
 
 def on_column(ds: Dataset, primitive: str, column: str, sql_filter: str | None,

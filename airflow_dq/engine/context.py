@@ -33,10 +33,13 @@ class Agg:
     """
 
     key: str
-    column: Column
-    # set when ``column`` is the number of rows where this condition holds: the fused scan may pack several such
-    # counts into one buffer field (engine/packed_counts.py)
+    column: Column | None
+    # set for "the number of rows where this condition holds" (``column`` may then be None and is built only when
+    # needed): the fused scan may pack several such counts into one buffer field (engine/packed_counts.py)
     condition: Column | None = None
+
+    def aggregate(self) -> Column:
+        return self.column if self.column is not None else count_where(self.condition)
 
 
 @dataclass(frozen=True)
@@ -48,7 +51,7 @@ class CountIf:
 
 def count_where(cond: Column) -> Column:
     """Number of rows where ``cond`` is true (NULL counts as false; 0 on an empty table, unlike sum)."""
-    return F.count(F.when(cond, F.lit(1)))
+    return F.count(F.when(cond, 1))
 
 
 @dataclass
@@ -72,6 +75,7 @@ class Dataset:
     reference_time: Any  # datetime with tzinfo
     _filters: dict = field(default_factory=dict)
     _shared: dict = field(default_factory=dict)  # Agg key -> Agg, built once per dataset
+    _columns: dict = field(default_factory=dict)  # column references and literals, built once per dataset
 
     def shared(self, key: str, build: "Callable[[], Column | CountIf]") -> Agg:
         """The aggregate identified by ``key``, built by ``build()`` the first time it is asked for.
@@ -82,7 +86,7 @@ class Dataset:
         if agg is None:
             built = build()
             if isinstance(built, CountIf):
-                agg = Agg(key, count_where(built.condition), built.condition)
+                agg = Agg(key, None, built.condition)  # the count Column is built only if it is not packed
             else:
                 agg = Agg(key, built)
             self._shared[key] = agg
@@ -92,10 +96,33 @@ class Dataset:
     def schema(self):
         return self.df.schema
 
+    # Each Column operation is a py4j round trip (~0.3-1 ms); with hundreds of assertions, reusing the Columns every
+    # assertion asks for (a column reference, the literals true/false) is a measurable part of planning.
+    def column(self, name: str) -> Column:
+        """``F.col`` of an already resolved (quoted) column name, built once per dataset."""
+        key = ("col", name)
+        if key not in self._columns:
+            self._columns[key] = F.col(name)
+        return self._columns[key]
+
+    def literal(self, value: bool) -> Column:
+        key = ("lit", value)
+        if key not in self._columns:
+            self._columns[key] = F.lit(value)
+        return self._columns[key]
+
+    def within(self, sql_filter: str | None, cond: Column) -> Column:
+        """``cond`` restricted to the rows the filter selects (``cond`` itself when there is no filter)."""
+        return self.scope(sql_filter) & cond if sql_filter else cond
+
+    def restrict(self, sql_filter: str | None, value: Column) -> Column:
+        """``value`` on the rows the filter selects, NULL elsewhere (``value`` itself when there is no filter)."""
+        return F.when(self.scope(sql_filter), value) if sql_filter else value
+
     def scope(self, sql_filter: str | None) -> Column:
         """A boolean Column selecting the rows an assertion looks at; a NULL filter result excludes the row."""
         if not sql_filter:
-            return F.lit(True)
+            return self.literal(True)
         if sql_filter not in self._filters:
             try:
                 col = F.expr(sql_filter)
@@ -103,7 +130,7 @@ class Dataset:
             except Exception as exc:  # pyspark's AnalysisException/ParseException and py4j errors
                 self._filters[sql_filter] = NotEvaluable(f"invalid filter {sql_filter!r}: {first_line(exc)}")
             else:
-                self._filters[sql_filter] = F.coalesce(col.cast("boolean"), F.lit(False))
+                self._filters[sql_filter] = F.coalesce(col.cast("boolean"), self.literal(False))
         value = self._filters[sql_filter]
         if isinstance(value, NotEvaluable):
             raise value

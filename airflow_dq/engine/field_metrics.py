@@ -14,21 +14,21 @@ from airflow_dq.engine.columns import find_field, is_floating, quoted, require_n
 from airflow_dq.engine.context import Agg, CountIf, Dataset, Outcome, Pending
 from airflow_dq.engine.errors import NotEvaluable
 
-# Primitive aggregates over a column `c` within the assertion's scope `s` (the filter, as a boolean Column).
+# Primitive aggregates over a column `c` on the rows the assertion's filter `f` selects (all rows when None).
 # Counts are returned as CountIf so that the fused scan can pack them (engine/packed_counts.py).
-PRIMITIVES: dict[str, Callable[[Column, Column], Column | CountIf]] = {
-    "nulls": lambda c, s: CountIf(s & c.isNull()),
-    "non_null": lambda c, s: CountIf(s & c.isNotNull()),
-    "distinct": lambda c, s: F.count_distinct(F.when(s, c)),
-    "empty": lambda c, s: CountIf(s & (c == F.lit(""))),
-    "min": lambda c, s: F.min(F.when(s, c)),
-    "max": lambda c, s: F.max(F.when(s, c)),
-    "mean": lambda c, s: F.avg(F.when(s, c)),
-    "median": lambda c, s: F.median(F.when(s, c)),
-    "stddev": lambda c, s: F.stddev_samp(F.when(s, c)),
-    "negative": lambda c, s: CountIf(s & (c < 0)),
-    "zero": lambda c, s: CountIf(s & (c == 0)),
-    "nan": lambda c, s: CountIf(s & F.isnan(c)),
+PRIMITIVES: dict[str, Callable[[Dataset, Column, str | None], Column | CountIf]] = {
+    "nulls": lambda ds, c, f: CountIf(ds.within(f, c.isNull())),
+    "non_null": lambda ds, c, f: CountIf(ds.within(f, c.isNotNull())),
+    "distinct": lambda ds, c, f: F.count_distinct(ds.restrict(f, c)),
+    "empty": lambda ds, c, f: CountIf(ds.within(f, c == "")),
+    "min": lambda ds, c, f: F.min(ds.restrict(f, c)),
+    "max": lambda ds, c, f: F.max(ds.restrict(f, c)),
+    "mean": lambda ds, c, f: F.avg(ds.restrict(f, c)),
+    "median": lambda ds, c, f: F.median(ds.restrict(f, c)),
+    "stddev": lambda ds, c, f: F.stddev_samp(ds.restrict(f, c)),
+    "negative": lambda ds, c, f: CountIf(ds.within(f, c < 0)),
+    "zero": lambda ds, c, f: CountIf(ds.within(f, c == 0)),
+    "nan": lambda ds, c, f: CountIf(ds.within(f, F.isnan(c))),
 }
 STATISTICS = ("min", "max", "mean", "median", "stddev")
 
@@ -74,8 +74,7 @@ def prepare(a: Assertion, ds: Dataset) -> Pending:
         require_numeric(field, f"metric {a.metric}")
     elif needs == "string":
         require_string(field, f"metric {a.metric}")
-    col = F.col(quoted(field.name))
-    scope = ds.scope(a.filter)
+    ds.scope(a.filter)  # an invalid filter is this assertion's error, whatever is shared
     if a.metric in STATISTICS and is_floating(field.dataType):
         primitives = primitives + ("nan",)  # a NaN makes the statistic undefined: error, not a number
     if a.metric == "stddev":
@@ -85,7 +84,8 @@ def prepare(a: Assertion, ds: Dataset) -> Pending:
         if p == "rows":
             aggs[p] = rows(ds, a.filter)
         else:
-            aggs[p] = on_column(ds, p, field.name, a.filter, lambda p=p: PRIMITIVES[p](col, scope))
+            aggs[p] = on_column(ds, p, field.name, a.filter,
+                                lambda p=p: PRIMITIVES[p](ds, ds.column(quoted(field.name)), a.filter))
     expected = a.condition.describe()
 
     def finish(values: dict) -> Outcome:

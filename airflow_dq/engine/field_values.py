@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from pyspark.sql import Column
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
@@ -17,27 +18,35 @@ from airflow_dq.engine.predicates import predicate
 
 def prepare(a: Assertion, ds: Dataset) -> Pending:
     field = find_field(ds.schema, a.field)
-    col = F.col(quoted(field.name))
     transform = (a.params or {}).get("field_transform")
     if transform == "length":  # DataHub's own form of length checks: a numeric condition on length(field)
         require_string(field, "field_transform length")
-        col, field = F.length(col), T.StructField(field.name, T.IntegerType())
+        checked = T.StructField(field.name, T.IntegerType())
     elif transform:
         raise NotEvaluable(f"field_transform {transform!r} is not supported (only 'length')")
-    scope = ds.scope(a.filter)
+    else:
+        checked = field
+    ds.scope(a.filter)  # an invalid filter is this assertion's error, whatever is shared
     non_null_only = a.exclude_nulls and a.condition.type not in ("is_null", "is_not_null")
-    if non_null_only:
-        scope = scope & col.isNotNull()
+
+    # Columns are built only when no other assertion has asked for the same count (Dataset.shared).
+    def value() -> Column:
+        col = ds.column(quoted(field.name))
+        return F.length(col) if transform == "length" else col
+
+    def in_scope(col: Column, cond: Column) -> Column:
+        return ds.within(a.filter, col.isNotNull() & cond if non_null_only else cond)
 
     def failing_rows():
-        passes = predicate(a.condition, col, field, ds.spark)  # validates the condition against the column
-        return CountIf(scope & ~F.coalesce(passes, F.lit(False)))
+        col = value()
+        passes = predicate(a.condition, col, checked, ds.spark)  # validates the condition against the column
+        return CountIf(in_scope(col, ~F.coalesce(passes, ds.literal(False))))
 
     # Shared by assertions that differ only in threshold or severity: the predicate is evaluated once per row.
     predicate_key = json.dumps([a.condition.to_dict(), transform, bool(non_null_only)], sort_keys=True, default=str)
     failing = on_column(ds, f"failing|{predicate_key}", field.name, a.filter, failing_rows)
     if non_null_only:
-        total = on_column(ds, "non_null", field.name, a.filter, lambda: CountIf(scope))
+        total = on_column(ds, "non_null", field.name, a.filter, lambda: CountIf(ds.within(a.filter, value().isNotNull())))
     else:
         total = rows(ds, a.filter)
     threshold = a.failure_threshold

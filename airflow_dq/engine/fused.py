@@ -25,7 +25,7 @@ class FusedScan:
         self.df = df
         self.count_bound = count_bound  # rows the scan can see at most; None: counts are not packed
         self._by_key: dict[str, str] = {}  # Agg key -> output alias
-        self._columns: dict[str, Column] = {}  # alias -> aggregate Column
+        self._columns: dict[str, Agg | Column] = {}  # alias -> aggregate (an Agg's Column is built when needed)
         self._counts: dict[str, Column] = {}  # alias -> condition, for aggregates that count rows where it holds
         self.packed_fields = 0  # buffer fields holding packed counts in the last job (0: not packed)
         self._owners: dict[str, dict[str, str]] = {}  # owner -> {local name -> alias}
@@ -40,7 +40,7 @@ class FusedScan:
             alias = self._by_key.get(key) if key is not None else None
             if alias is None:
                 alias = f"_a{len(self._columns)}"
-                self._columns[alias] = agg.column if isinstance(agg, Agg) else agg
+                self._columns[alias] = agg
                 if isinstance(agg, Agg) and agg.condition is not None:
                     self._counts[alias] = agg.condition
                 if key is not None:
@@ -62,7 +62,7 @@ class FusedScan:
 
     def _collect(self, aliases: list[str]) -> dict[str, Any]:
         counts = {a: self._counts[a] for a in aliases if a in self._counts}
-        others = {a: self._columns[a] for a in aliases if a not in self._counts}
+        others = {a: self._aggregate(a) for a in aliases if a not in self._counts}
         packing = packed_counts.plan(counts, others, self.count_bound)
         if packing is not None:
             exprs, unpack = packing
@@ -76,12 +76,16 @@ class FusedScan:
                 self.packed_fields = len(exprs) - len(others) - 1
                 self.columns_read = pruning.columns_read(frame)
                 return row
-        frame = self.df.agg(*[self._columns[a].alias(a) for a in aliases])
+        frame = self.df.agg(*[self._aggregate(a).alias(a) for a in aliases])
         self.jobs_run += 1
         row = frame.collect()[0].asDict()
         self.packed_fields = 0
         self.columns_read = pruning.columns_read(frame)
         return row
+
+    def _aggregate(self, alias: str) -> Column:
+        agg = self._columns[alias]
+        return agg.aggregate() if isinstance(agg, Agg) else agg
 
     def _run_isolated(self) -> tuple[dict[str, dict[str, Any]], dict[str, str]]:
         values: dict[str, dict[str, Any]] = {}

@@ -49,8 +49,8 @@ def plan(counts: dict[str, Column], others: dict[str, Column], bound: int | None
     aliases = list(counts)
     groups = [aliases[i:i + per_field] for i in range(0, len(aliases), per_field)]
     columns = [col.alias(alias) for alias, col in others.items()]
-    for g, group in enumerate(groups):
-        terms = [F.when(counts[alias], F.lit(1 << (bits * slot))).otherwise(F.lit(0)) for slot, alias in enumerate(group)]
+    for g, group in enumerate(groups):  # Python ints become literals on the JVM side: 3 py4j calls per count
+        terms = [F.when(counts[alias], 1 << (bits * slot)).otherwise(0) for slot, alias in enumerate(group)]
         total = terms[0]
         for term in terms[1:]:
             total = total + term

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 from decimal import Decimal, InvalidOperation
 
 from pyspark.sql import Column, SparkSession
@@ -58,6 +59,10 @@ def check_java_regex(spark: SparkSession, pattern: str) -> None:
         raise NotEvaluable(f"invalid regular expression {pattern!r}: {msg}") from None
 
 
+_COMPARE = {"greater_than": operator.gt, "greater_than_or_equal_to": operator.ge,
+            "less_than": operator.lt, "less_than_or_equal_to": operator.le}
+
+
 def predicate(cond: Condition, col: Column, field: T.StructField, spark: SparkSession) -> Column:
     """A Column true for rows that satisfy the condition (NULL for NULL input, except is_null/is_not_null).
 
@@ -81,17 +86,16 @@ def _predicate(cond: Condition, col: Column, field: T.StructField, spark: SparkS
             raise NotEvaluable(f"{t}: value must be a non-empty list, got {cond.value!r}")
         values = [_literal(v, field, t) for v in cond.value]
         return col.isin(values) if t == "in" else ~col.isin(values)
+    # Python values go to the JVM as they are (Column's operators make the literal there: one py4j round trip each).
     if t in ("equal_to", "not_equal_to"):
         v = _literal(cond.value, field, t)
-        return col == F.lit(v) if t == "equal_to" else col != F.lit(v)
+        return col == v if t == "equal_to" else col != v
     if t in ("greater_than", "greater_than_or_equal_to", "less_than", "less_than_or_equal_to", "between"):
         require_numeric(field, t)
         if t == "between":
             lo, hi = _literal(cond.min, field, "between min"), _literal(cond.max, field, "between max")
-            return (col >= F.lit(lo)) & (col <= F.lit(hi))
-        v = F.lit(_literal(cond.value, field, t))
-        return {"greater_than": col > v, "greater_than_or_equal_to": col >= v,
-                "less_than": col < v, "less_than_or_equal_to": col <= v}[t]
+            return (col >= lo) & (col <= hi)
+        return _COMPARE[t](col, _literal(cond.value, field, t))
     if t == "matches_regex":
         require_string(field, t)
         check_java_regex(spark, cond.value)

@@ -7,7 +7,6 @@ import time
 from datetime import datetime, timezone
 
 from pyspark.sql import SparkSession
-from pyspark.sql import functions as F
 
 from airflow_dq.core.assertions import Assertion
 from airflow_dq.core.plan import Plan
@@ -122,7 +121,7 @@ def _run_dataset(spark, plan, entity, assertions, reference, results, diagnostic
             scan.request(a.id, prepared.aggregates)
             pending[a.id] = (a, prepared, (time.perf_counter() - started) * 1000)
     if pending:  # schema and custom SQL assertions alone scan no data (docs/semantics.md, scan budget)
-        scan.request("__dataset__", speed.scan_request("__dataset__", {"rows": Agg("rows", F.count(F.lit(1)), F.lit(True))}))
+        scan.request("__dataset__", speed.scan_request("__dataset__", {"rows": Agg("rows", None, ds.literal(True))}))
     scan.count_bound = speed.row_bound()  # lets the scan pack its row counts (engine/packed_counts.py)
     scan_started = time.perf_counter()
     values, errors = scan.run()

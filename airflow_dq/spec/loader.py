@@ -13,7 +13,7 @@ from airflow_dq.core.assertions import Assertion, derive_id, slug
 from airflow_dq.spec.compile import compile_assertion
 from airflow_dq.spec.errors import SpecError, SpecErrors
 from airflow_dq.spec.models import SpecDocument
-from airflow_dq.spec.positions import format_path, line_for, node_lines
+from airflow_dq.spec.positions import format_path, line_for, parse_with_lines
 
 _TAGS = ("volume", "field", "freshness", "sql", "schema")
 
@@ -42,12 +42,12 @@ def _keep_unknown_escapes(text: str) -> str:
 
 def _parse_yaml(text: str):
     try:
-        return yaml.safe_load(text), node_lines(text)
+        return parse_with_lines(text)
     except yaml.YAMLError as exc:
         if "unknown escape character" not in str(getattr(exc, "problem", "")):
             raise
         fixed = _keep_unknown_escapes(text)
-        return yaml.safe_load(fixed), node_lines(fixed)
+        return parse_with_lines(fixed)
 
 
 def load_spec_text(text: str, file: str = "<spec>") -> list[Assertion]:

@@ -4,10 +4,24 @@ from __future__ import annotations
 
 import yaml
 
+# libyaml's parser when PyYAML was built with it (the wheels are): ~10x faster than the pure-Python one on a
+# 300-assertion spec; both are YAML 1.1 safe loaders building the same data.
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
-def node_lines(text: str) -> dict[tuple, int]:
+
+def parse_with_lines(text: str) -> tuple[object, dict[tuple, int]]:
+    """The document's data (as ``yaml.safe_load`` builds it) and its lines by field path, from one parse."""
+    loader = _Loader(text)
+    try:
+        root = loader.get_single_node()
+        data = loader.construct_document(root) if root is not None else None
+    finally:
+        loader.dispose()
+    return data, node_lines(root)
+
+
+def node_lines(root: yaml.Node | None) -> dict[tuple, int]:
     """Map a field path like ``("assertions", 3, "condition", "value")`` to its 1-based line."""
-    root = yaml.compose(text, Loader=yaml.SafeLoader)
     lines: dict[tuple, int] = {}
 
     def walk(node, path: tuple) -> None:
