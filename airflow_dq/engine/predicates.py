@@ -59,6 +59,12 @@ def check_java_regex(spark: SparkSession, pattern: str) -> None:
         raise NotEvaluable(f"invalid regular expression {pattern!r}: {msg}") from None
 
 
+def literal_for(field: T.StructField, cond: Condition, part: str):
+    """The condition's ``value`` / ``min`` / ``max`` as the predicate compares it with the column (None if unset)."""
+    raw = getattr(cond, part, None)
+    return None if raw is None else _literal(raw, field, f"{cond.type} {part}")
+
+
 _COMPARE = {"greater_than": operator.gt, "greater_than_or_equal_to": operator.ge,
             "less_than": operator.lt, "less_than_or_equal_to": operator.le}
 

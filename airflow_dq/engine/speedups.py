@@ -1,8 +1,9 @@
 """Per-dataset rewrites of prepared assertions before they join the fused scan.
 
 * values exact in Parquet footers (engine/footer_stats.py) are answered without scanning: the unfiltered row count,
-  null / non-null counts, min and max of integer, decimal and date columns, and unfiltered ``is_not_null`` /
-  ``is_null`` field-values checks (their failing rows are the null / non-null count);
+  null / non-null counts, min and max of integer, decimal and date columns; filtered null counts of a column without
+  NULLs (0; its filtered non-null count is the filtered row count); field-values checks the footers decide
+  (engine/footer_proofs.py: ``is_not_null`` / ``is_null``, comparisons every footer value satisfies);
 * distinct counts follow the plan's explicit ``distinct`` option (engine/distinct_mode.py);
 * from construction until ``complete``, Column building costs fewer py4j round trips (engine/lean_planning.py).
 A dataset whose every aggregate is answered this way runs no Spark job at all. The runner calls ``adapt`` for each
@@ -13,7 +14,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from airflow_dq.engine import distinct_mode
+from airflow_dq.engine import distinct_mode, footer_proofs, predicates
+from airflow_dq.engine.aggregates import rows as rows_in
 from airflow_dq.engine.columns import find_field
 from airflow_dq.engine.context import Agg, Dataset, Outcome, Pending
 from airflow_dq.engine.errors import NotEvaluable
@@ -24,12 +26,10 @@ _FOOTER_PRIMITIVES = ("rows", "nulls", "non_null", "min", "max")
 
 
 def _footer_columns(ds: Dataset, assertions: list) -> list[str]:
-    """Columns whose footer statistics could answer something: fields of unfiltered metric and null checks."""
+    """Columns whose footer statistics could answer something: fields of metric and field-values checks."""
     out: dict[str, None] = {}
     for a in assertions:
-        if a.filter or not a.field or a.kind not in ("field_metric", "field_values"):
-            continue
-        if a.kind == "field_values" and (a.condition is None or a.condition.type not in ("is_null", "is_not_null")):
+        if not a.field or a.kind not in ("field_metric", "field_values"):
             continue
         try:
             out.setdefault(find_field(ds.schema, a.field).name)
@@ -64,10 +64,12 @@ class Speedups:
             self.footer.load(self._columns_of_interest())
             rows = self.footer.rows()
             return rows is not None, rows
-        if len(parts) != 3 or parts[0] not in _FOOTER_PRIMITIVES or parts[2]:
-            return False, None  # filtered aggregates need the rows themselves
-        primitive, column = parts[0], parts[1]
+        if len(parts) != 3 or parts[0] not in _FOOTER_PRIMITIVES:
+            return False, None
+        primitive, column, sql_filter = parts
         self.footer.load(self._columns_of_interest())
+        if sql_filter:  # a filter selects a subset of the rows: only "no NULL at all" carries over
+            return (True, 0) if primitive == "nulls" and self.footer.nulls(column) == 0 else (False, None)
         if primitive in ("nulls", "non_null"):
             nulls, rows = self.footer.nulls(column), self.footer.rows()
             if nulls is None or rows is None:
@@ -75,23 +77,43 @@ class Speedups:
             return True, nulls if primitive == "nulls" else rows - nulls
         return self.footer.extreme(primitive, column)
 
+    def _same_as_rows(self, agg) -> Agg | None:
+        """The filtered row count, for a filtered non-null count of a column the footers show has no NULL."""
+        parts = agg.key.split("|") if self.footer is not None and isinstance(agg, Agg) else []
+        if len(parts) == 3 and parts[0] == "non_null" and parts[2] and self.footer.nulls(parts[1]) == 0:
+            return rows_in(self.ds, parts[2])
+        return None
+
     def _columns_of_interest(self) -> list[str]:
         return self._interest
 
-    def _null_check(self, a, aggregates: dict) -> dict:
-        """Footer values for an unfiltered is_not_null / is_null field-values check (failing and total rows)."""
-        if a.kind != "field_values" or a.filter or (a.params or {}).get("field_transform") or a.condition is None \
-                or a.condition.type not in ("is_not_null", "is_null") or set(aggregates) != {"failing", "total"}:
+    def _field_check(self, a, aggregates: dict) -> dict:
+        """Footer-decided failing/total rows of a field-values check (engine/footer_proofs.py)."""
+        if self.footer is None or a.kind != "field_values" or (a.params or {}).get("field_transform") \
+                or a.condition is None or set(aggregates) != {"failing", "total"}:
+            return {}
+        cond = a.condition
+        if cond.type not in footer_proofs.PROVABLE + ("is_null", "is_not_null"):
             return {}
         try:
-            column = find_field(self.ds.schema, a.field).name
-        except Exception:
+            field = find_field(self.ds.schema, a.field)
+        except NotEvaluable:
             return {}
-        known_nulls, nulls = self._footer_value(Agg(f"nulls|{column}|", None))
-        known_rows, rows = self._footer_value(Agg("rows", None))
-        if not (known_nulls and known_rows):
+        self.footer.load(self._columns_of_interest())
+        n_rows, nulls = self.footer.rows(), self.footer.nulls(field.name)
+        if n_rows is None or nulls is None:
             return {}
-        return {"failing": nulls if a.condition.type == "is_not_null" else rows - nulls, "total": rows}
+        values_pass = False
+        if cond.type in footer_proofs.PROVABLE:
+            known_lo, lo = self.footer.extreme("min", field.name)
+            known_hi, hi = self.footer.extreme("max", field.name)
+            if known_lo and known_hi:
+                try:
+                    value, low, high = (predicates.literal_for(field, cond, part) for part in ("value", "min", "max"))
+                except NotEvaluable:
+                    return {}
+                values_pass = footer_proofs.every_value_passes(cond.type, value, low, high, lo, hi)
+        return footer_proofs.decided(cond.type, bool(a.exclude_nulls), bool(a.filter), n_rows, nulls, values_pass)
 
     # -- hooks used by the runner ---------------------------------------------------------------------------------
     def row_bound(self) -> int | None:
@@ -108,7 +130,7 @@ class Speedups:
             return prepared
         if self.option_error is not None and any(distinct_mode.is_distinct(g) for g in prepared.aggregates.values()):
             raise self.option_error
-        known = self._null_check(a, prepared.aggregates)
+        known = self._field_check(a, prepared.aggregates)
         remaining: dict = {}
         approximated = False
         for local, agg in prepared.aggregates.items():
@@ -122,7 +144,7 @@ class Speedups:
             if found:
                 known[local] = value
             else:
-                remaining[local] = agg
+                remaining[local] = self._same_as_rows(agg) or agg
         if known:
             self._known[a.id] = known
             self.answered += len(known)
