@@ -25,20 +25,35 @@ class Outcome:
     details: dict = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class Agg:
     """An aggregate with a semantic identity: requests with equal keys are computed once per scan.
 
     (Column text cannot serve as the key: ``str(count_distinct(x))`` prints as ``count(x)``.)
+    An Agg made by ``Dataset.shared`` holds its ``build`` until ``materialize()``: an aggregate answered without the
+    scan (Parquet footers, engine/speedups.py) never costs the py4j round trips of building its Columns.
     """
 
     key: str
-    column: Column | None
+    column: Column | None = None
     # set for "the number of rows where this condition holds" (``column`` may then be None and is built only when
     # needed): the fused scan may pack several such counts into one buffer field (engine/packed_counts.py)
     condition: Column | None = None
+    build: "Callable[[], Column | CountIf] | None" = None
+
+    def materialize(self) -> "Agg":
+        """Build the Columns (once; a build that raises is kept, so every assertion sharing it gets the error)."""
+        if self.build is not None:
+            built = self.build()
+            if isinstance(built, CountIf):
+                self.condition = built.condition
+            else:
+                self.column = built
+            self.build = None
+        return self
 
     def aggregate(self) -> Column:
+        self.materialize()
         return self.column if self.column is not None else count_where(self.condition)
 
 
@@ -78,18 +93,13 @@ class Dataset:
     _columns: dict = field(default_factory=dict)  # column references and literals, built once per dataset
 
     def shared(self, key: str, build: "Callable[[], Column | CountIf]") -> Agg:
-        """The aggregate identified by ``key``, built by ``build()`` the first time it is asked for.
+        """The aggregate identified by ``key``; ``build()`` makes its Columns when the scan needs them.
 
         Equal keys mean equal inputs, so an assertion repeating another's aggregate (S300 asks for ~380 aggregates,
-        ~190 of them distinct) costs no further Column building; a ``build`` that raises is not remembered."""
+        ~190 of them distinct) costs no further Column building."""
         agg = self._shared.get(key)
         if agg is None:
-            built = build()
-            if isinstance(built, CountIf):
-                agg = Agg(key, None, built.condition)  # the count Column is built only if it is not packed
-            else:
-                agg = Agg(key, built)
-            self._shared[key] = agg
+            agg = self._shared[key] = Agg(key, build=build)
         return agg
 
     @property

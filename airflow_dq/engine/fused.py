@@ -40,7 +40,7 @@ class FusedScan:
             alias = self._by_key.get(key) if key is not None else None
             if alias is None:
                 alias = f"_a{len(self._columns)}"
-                self._columns[alias] = agg
+                self._columns[alias] = agg.materialize() if isinstance(agg, Agg) else agg
                 if isinstance(agg, Agg) and agg.condition is not None:
                     self._counts[alias] = agg.condition
                 if key is not None:
