@@ -1,4 +1,11 @@
-"""Example: validate the bundled purchase_events sample on embedded local Spark.
+"""Example: validate the bundled purchase_events sample on Spark.
+
+The master comes from the ``spark_default`` connection, e.g. a standalone cluster in client deploy mode::
+
+    export AIRFLOW_CONN_SPARK_DEFAULT='{"conn_type": "spark", "host": "spark://spark-master", "port": 7077,
+                                        "extra": {"deploy-mode": "client"}}'
+
+Without that connection the job runs on embedded local Spark (``local[*]``), as ``scripts/example.sh`` does.
 
 Run it directly (``python dags_example/example_dq.py``) to execute the DAG once with ``dag.test()`` and print
 the results; or drop this folder into your dags folder.
@@ -28,7 +35,9 @@ with DAG(
         sources={"shop.purchase_events": str(HERE / "data" / "purchase_events.csv")},
         # the slice of data this run validates (ANDed into every assertion; reported as the OpenLineage subset)
         filters={"shop.purchase_events": "updated_at >= '2026-11-01'"},
-        conn_id=None,  # no Spark connection: the embedded local[*] master
+        # the master: the spark_default connection's (see above); when it does not exist, embedded local[*].
+        # (Airflow's `connections create-default-connections` makes one pointing at yarn: edit or delete it.)
+        conn_id="spark_default",
     )
 
     @task

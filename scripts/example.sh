@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs the example DAG once (dag.test()) on embedded local Spark and prints the results.
+# Runs the example DAG once (dag.test()) and prints the results: on embedded local Spark, or on the master of
+# the spark_default connection when one is defined (e.g. AIRFLOW_CONN_SPARK_DEFAULT).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh

@@ -19,18 +19,12 @@ import base64
 import logging
 import os
 import sys
-import time
 import zlib
 from urllib.parse import urlparse
 
 from airflow_dq.core.plan import Plan, PlanError
 
 EXIT_OK, EXIT_BAD_PLAN, EXIT_FAILED = 0, 3, 4
-# Test-only fault injection: when set, the job holds (sleeps) after computing the results and before writing
-# them, once: it creates this marker file first, so a test can kill the driver mid-run; a later run that finds
-# the marker does not hold.
-HOLD_ENV = "AIRFLOW_DQ_TEST_HOLD_FILE"
-HOLD_SECONDS_ENV = "AIRFLOW_DQ_TEST_HOLD_SECONDS"
 # Spark settings recorded in the result document (what the run actually got, e.g. executor resources).
 RECORDED_CONF = ("spark.app.name", "spark.master", "spark.submit.deployMode", "spark.executor.memory",
                  "spark.executor.cores", "spark.cores.max", "spark.driver.memory", "spark.jars.packages",
@@ -87,19 +81,6 @@ def _plan_text_with_spark(spark, args) -> str:
         raise PlanError(f"cannot read plan {args.plan}: {str(exc).splitlines()[0]}") from None
 
 
-def _hold_for_fault_test() -> None:
-    marker = os.environ.get(HOLD_ENV)
-    if not marker or os.path.exists(marker):
-        return
-    with open(marker, "w", encoding="utf-8") as fh:
-        fh.write(str(os.getpid()))
-    seconds = float(os.environ.get(HOLD_SECONDS_ENV, "120"))
-    print(f"airflow-dq: test hold: sleeping {seconds:.0f}s before writing the result", file=sys.stderr, flush=True)
-    parent, deadline = os.getppid(), time.monotonic() + seconds
-    while time.monotonic() < deadline and os.getppid() == parent:  # stop holding once the driver JVM is gone
-        time.sleep(0.2)
-
-
 def _engine_info(spark) -> dict:
     conf = spark.sparkContext.getConf()
     return {"deploy_mode": conf.get("spark.submit.deployMode", "client"),
@@ -144,7 +125,6 @@ def main(argv: list[str] | None = None) -> int:
                 return EXIT_BAD_PLAN
         result = run_plan(spark, plan)
         result.engine.update(_engine_info(spark))
-        _hold_for_fault_test()
         written = write_text(spark, args.out, result.to_json())
         summary = result.summary
         print(f"airflow-dq: {summary['total']} assertions, outcome {summary['outcome']}, "

@@ -26,6 +26,19 @@ STANDALONE_PYTHON_CLUSTER_MODE = (
 )
 
 
+KUBERNETES_PROVIDER_MISSING = (
+    "the Spark master {master} is Kubernetes: install apache-airflow-providers-cncf-kubernetes on the Airflow "
+    "workers (the Spark provider needs its Kubernetes client to submit to and follow the driver pod)"
+)
+
+
+def _provider_kube_client():
+    """The Kubernetes client module the Spark provider uses (None when cncf.kubernetes is not installed)."""
+    from airflow.providers.apache.spark.hooks import spark_submit as provider
+
+    return getattr(provider, "kube_client", None)
+
+
 class UnsupportedDeployMode(ValueError):
     """The master cannot run the validation job in the requested deploy mode: a configuration error."""
 
@@ -104,7 +117,9 @@ class DataQualitySparkSubmitHook(SparkSubmitHook):
       ``yarn``), and ``master=`` overrides whatever the connection says;
     * when ``spark-submit`` is not on PATH, the one inside the installed pyspark package is used;
     * the connection's extra may carry ``conf`` (Spark settings) and ``env_vars``; the operator's win;
-    * Python cluster deploy mode on a standalone master is refused up front with a clear message;
+    * Python cluster deploy mode on a standalone master is refused up front with a clear message, and so are
+      driver-tracking settings the provider would only reject at submit time (no ResourceManager address, no
+      Kubernetes namespace) and a ``k8s://`` master without the cncf.kubernetes provider (UnsupportedDeployMode);
     * :meth:`run` submits and, in cluster mode, follows the driver to its end with the provider's tracking.
     """
 
@@ -114,7 +129,15 @@ class DataQualitySparkSubmitHook(SparkSubmitHook):
         self._dq_conn_id = conn_id
         self._dq_extra: dict = {}
         self.master_connect_timeout = master_connect_timeout
-        super().__init__(*args, conn_id=conn_id or "", **kwargs)
+        try:
+            super().__init__(*args, conn_id=conn_id or "", **kwargs)
+        except (RuntimeError, NameError):
+            # a k8s:// master without the cncf.kubernetes provider: the provider's hook raises RuntimeError (or, in
+            # 6.3.4, NameError: its optional import leaves ``kube_client`` undefined). A setup error, not retryable.
+            master = getattr(self, "_connection", {}).get("master", "")
+            if "k8s" in master and _provider_kube_client() is None:
+                raise UnsupportedDeployMode(KUBERNETES_PROVIDER_MISSING.format(master=master)) from None
+            raise
         conn_conf = self._dq_extra.get("conf") or {}
         conn_env = self._dq_extra.get("env_vars") or {}
         if not isinstance(conn_conf, dict) or not isinstance(conn_env, dict):
@@ -145,6 +168,13 @@ class DataQualitySparkSubmitHook(SparkSubmitHook):
         return data
 
     def _check_deploy_mode(self) -> None:
+        # the provider's driver tracking needs settings its own operator checks before submitting; so do we
+        try:
+            if self._track_driver_via_k8s_api:
+                self._validate_track_driver_via_k8s_api_config()
+            self._validate_yarn_track_via_rm_api_config()
+        except ValueError as exc:
+            raise UnsupportedDeployMode(f"cannot follow the Spark driver on {self.master}: {exc}") from None
         if self.deploy_mode != "cluster":
             return
         if self.master.startswith("spark://"):
@@ -180,25 +210,35 @@ class DataQualitySparkSubmitHook(SparkSubmitHook):
         Client mode: spark-submit runs the driver here and its exit code is the outcome. Cluster mode: YARN and
         Kubernetes spark-submit wait for the application by default (their exit code/log is checked by the
         provider's hook); with ``yarn_track_via_rm_api`` / ``track_driver_via_k8s_api`` spark-submit returns at
-        once and the provider's ResourceManager / Kubernetes API tracking follows the driver.
+        once and the provider's ResourceManager / Kubernetes API tracking follows the driver. Anything but a driver
+        seen to succeed (FAILED/KILLED, a failed or vanished pod, a pod spark-submit never named) raises
+        SparkDriverFailed.
         """
         check_master_reachable(self.master, self.master_connect_timeout)
         self.submit(application)
-        if self._should_track_driver_status and self._driver_id:
+        if self._should_track_driver_status:  # standalone cluster mode (refused above for Python applications)
             self._start_driver_status_tracking()
             if self._driver_status != "FINISHED":
                 raise SparkDriverFailed(f"the Spark driver {self._driver_id} ended as {self._driver_status}")
-        elif self._should_track_yarn_application_via_rm_api() and self._yarn_application_id:
+        elif self._should_track_yarn_application_via_rm_api():  # submit() raised if no application id was seen
             try:
                 self._start_yarn_application_status_tracking(self._yarn_application_id)
             except RuntimeError as exc:
-                raise SparkDriverFailed(str(exc)) from None
+                raise SparkDriverFailed(f"the Spark driver did not succeed on YARN: {exc}") from None
             finally:
                 self._run_post_submit_commands()
-        elif self._should_track_driver_via_k8s_api() and self._kubernetes_driver_pod:
+        elif self._should_track_driver_via_k8s_api():
+            pod = self._kubernetes_driver_pod
+            if not pod:
+                self._run_post_submit_commands()
+                raise SparkDriverFailed("spark-submit did not report the driver pod's name, so the driver cannot be "
+                                        f"followed on {self.master}; nothing is read or reported")
             try:
                 phase = self._poll_k8s_driver_via_api()
-            except RuntimeError as exc:
-                raise SparkDriverFailed(str(exc)) from None
+            except (RuntimeError, ValueError) as exc:
+                raise SparkDriverFailed(f"the Spark driver did not succeed on Kubernetes: {exc}") from None
+            if phase is None:
+                raise SparkDriverFailed(f"the Spark driver pod {pod} disappeared before it finished (deleted or "
+                                        "garbage-collected); its outcome is unknown")
             if phase != "Succeeded":
-                raise SparkDriverFailed(f"the Spark driver pod {self._kubernetes_driver_pod} ended as {phase}")
+                raise SparkDriverFailed(f"the Spark driver pod {pod} ended in phase {phase}")

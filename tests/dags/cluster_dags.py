@@ -1,4 +1,5 @@
-"""Test DAGs run against a real Spark standalone cluster (tests/test_cluster*.py, tests/test_faults*.py).
+"""Test DAGs run against a real Spark standalone cluster (tests/test_cluster*.py, tests/test_faults*.py) or a fake
+YARN (tests/test_cluster_deploy_mode.py). The example DAG itself runs on the cluster too (dags_example/example_dq.py).
 
 The cluster's master URL reaches them through the ``spark_cluster`` connection (AIRFLOW_CONN_SPARK_CLUSTER, set by
 the test module's fixture) and the shared result location through the Airflow Variable ``dq_result_uri``
@@ -34,13 +35,6 @@ def _dag(dag_id: str, *, spec=SMALL_SPEC, retries: int = 0, **op_kwargs) -> DAG:
     return dag
 
 
-# The example DAG's spec and data, on the standalone cluster in client deploy mode, with Spark settings from the
-# operator (conf, executor memory) on top of the connection's extra (conf, env_vars).
-cluster_example = _dag(
-    "dq_cluster_example", spec=str(EXAMPLE / "specs" / "purchase_events.yml"), conn_id="spark_cluster",
-    conf={"spark.sql.shuffle.partitions": "3"},
-    submit_kwargs={"executor_memory": "600m", "env_vars": {"AIRFLOW_DQ_TEST_FROM_OPERATOR": "1"}})
-
 # Python apps cannot run in cluster deploy mode on a standalone master: refused before spark-submit, not retried.
 cluster_deploy_mode = _dag("dq_cluster_deploy_mode", conn_id="spark_cluster", retries=2,
                            submit_kwargs={"deploy_mode": "cluster"})
@@ -49,6 +43,24 @@ cluster_deploy_mode = _dag("dq_cluster_deploy_mode", conn_id="spark_cluster", re
 master_unreachable = _dag("dq_master_unreachable", conn_id="spark_dead", retries=1,
                           submit_kwargs={"master_connect_timeout": 3})
 
-# The driver is killed mid-run by the test (the job holds before writing its result; see engine/job.py).
-driver_killed = _dag("dq_driver_killed", conn_id="spark_cluster")
-retry_after_kill = _dag("dq_retry_after_kill", conn_id="spark_cluster", retries=1)
+# The driver is killed mid-run by the test. What holds the job long enough is real work, not a test hook: a custom
+# SQL assertion whose query sleeps on an executor for 2 minutes in try 1 (reflect() calls Thread.sleep; the spec is
+# templated, so a retry does not sleep). It passes when it completes (0 * length('null') = 0).
+HOLD = {"entity": ENTITY, "name": "slow_query_in_try_1", "type": "sql",
+        "statement": "SELECT 0 * length(reflect('java.lang.Thread', 'sleep', "
+                     "cast({{ 120000 if ti.try_number == 1 else 0 }} as bigint)))",
+        "condition": {"type": "equal_to", "value": 0}}
+HOLD_SPEC = {**SMALL_SPEC, "assertions": [*SMALL_SPEC["assertions"], HOLD]}
+driver_killed = _dag("dq_driver_killed", spec=HOLD_SPEC, conn_id="spark_cluster")
+# ... and retried: Spark settings from the operator (conf, executor memory, env) on top of the connection's extra.
+retry_after_kill = _dag(
+    "dq_retry_after_kill", spec=HOLD_SPEC, conn_id="spark_cluster", retries=1,
+    conf={"spark.sql.shuffle.partitions": "3"},
+    submit_kwargs={"executor_memory": "600m", "env_vars": {"AIRFLOW_DQ_TEST_FROM_OPERATOR": "1"}})
+
+# Cluster deploy mode on YARN against a fake ResourceManager and a fake spark-submit (tests/fake_cluster_manager.py,
+# tests/test_cluster_deploy_mode.py): the ``spark_yarn`` connection names the RM; the provider's RM API tracking.
+yarn_cluster_mode = _dag("dq_yarn_cluster_mode", conn_id="spark_yarn",
+                         submit_kwargs={"yarn_track_via_rm_api": True, "env_vars": {"AIRFLOW_DQ_ON_YARN": "1"}})
+yarn_driver_failed = _dag("dq_yarn_driver_failed", conn_id="spark_yarn", retries=1,
+                          submit_kwargs={"yarn_track_via_rm_api": True})
