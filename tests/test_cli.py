@@ -53,6 +53,19 @@ def test_run_exit_code_table_and_result_document(tmp_path, severity, code):
     assert failed["assertion"]["metric"] == "null_count"  # the assertion as declared
     assert doc["summary"]["by_severity"][severity]["fail"] == 1
     assert doc["engine"]["master"] == "local[2]"
+    # per assertion: where it ran and what it checked, and how long planning it took (the shared scan is the
+    # dataset's: datasets[].scan_ms within datasets[].duration_ms)
+    results = {r["name"]: r for r in doc["results"]}
+    assert {n: (r["entity"], r["type"], r["kind"], r["column"]) for n, r in results.items()} == {
+        "rows_ok": (ENTITY, "volume", "volume", None),
+        "amount_has_no_nulls": (ENTITY, "field", "field_metric", "amount")}
+    (dataset,) = doc["datasets"]
+    assert dataset["entity"] == ENTITY and 0 <= dataset["scan_ms"] <= dataset["duration_ms"]
+    for r in doc["results"]:
+        assert isinstance(r["duration_ms"], (int, float)) and 0 <= r["duration_ms"] <= dataset["duration_ms"], r
+    statuses = [r["status"] for r in doc["results"]]
+    assert doc["summary"]["by_status"] == {s: statuses.count(s) for s in ("pass", "fail", "error")}
+    assert doc["summary"]["total"] == len(statuses) == 2 and doc["summary"]["outcome"] == ("fail" if code else "warn")
 
 
 def test_invalid_spec_exits_2_with_file_and_line(tmp_path):

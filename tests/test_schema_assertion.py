@@ -23,12 +23,97 @@ EXPECTED = {"s": "string", "vc": "string", "i": "number", "l": "number", "d": "n
             "m": "map", "bin": "bytes", "ym": "number"}
 
 
+# Every Spark type of the table in docs/semantics.md ("Spark type → high-level type"), under the name the table gives
+# it, with a SQL expression producing a column of that type (None: Spark 4.2 cannot make one without extra settings).
+WKB_POINT = "X'0101000000000000000000F03F0000000000000040'"
+SPARK_TYPES = {
+    "string": (T.StringType(), "CAST(NULL AS STRING)"), "varchar(n)": (T.VarcharType(5), "CAST(NULL AS VARCHAR(5))"),
+    "char(n)": (T.CharType(3), "CAST(NULL AS CHAR(3))"), "tinyint": (T.ByteType(), "CAST(NULL AS TINYINT)"),
+    "smallint": (T.ShortType(), "CAST(NULL AS SMALLINT)"), "int": (T.IntegerType(), "CAST(NULL AS INT)"),
+    "bigint": (T.LongType(), "CAST(NULL AS BIGINT)"), "float": (T.FloatType(), "CAST(NULL AS FLOAT)"),
+    "double": (T.DoubleType(), "CAST(NULL AS DOUBLE)"),
+    "decimal(p,s)": (T.DecimalType(10, 2), "CAST(NULL AS DECIMAL(10,2))"),
+    "interval day to second": (T.DayTimeIntervalType(), "CAST(NULL AS INTERVAL DAY TO SECOND)"),
+    "interval year to month": (T.YearMonthIntervalType(), "CAST(NULL AS INTERVAL YEAR TO MONTH)"),
+    "interval": (T.CalendarIntervalType(), "make_interval(1, 2)"),
+    "boolean": (T.BooleanType(), "CAST(NULL AS BOOLEAN)"),
+    "date": (T.DateType(), "CAST(NULL AS DATE)"), "timestamp": (T.TimestampType(), "CAST(NULL AS TIMESTAMP)"),
+    "timestamp_ntz": (T.TimestampNTZType(), "CAST(NULL AS TIMESTAMP_NTZ)"), "time": (T.TimeType(), None),
+    "binary": (T.BinaryType(), "CAST(NULL AS BINARY)"), "geometry": (T.GeometryType(0), f"st_geomfromwkb({WKB_POINT})"),
+    "geography": (T.GeographyType(4326), f"st_geogfromwkb({WKB_POINT})"),
+    "struct<…>": (T.StructType([T.StructField("x", T.IntegerType())]), "named_struct('x', 1)"),
+    "array<…>": (T.ArrayType(T.StringType()), "array('a')"),
+    "map<…>": (T.MapType(T.StringType(), T.IntegerType()), "map('a', 1)"),
+    "variant": (T.VariantType(), "parse_json('1')"), "void": (T.NullType(), "NULL"),
+}
+
+
+def documented_type_table() -> dict[str, str]:
+    """The docs' table as {Spark type name: high-level type} (backticked names in the first column)."""
+    import pathlib
+    import re
+
+    text = (pathlib.Path(__file__).resolve().parent.parent / "docs" / "semantics.md").read_text(encoding="utf-8")
+    after = text.split("\nSpark type → high-level type", 1)[1].splitlines()
+    start = next(i for i, line in enumerate(after) if line.startswith("|"))
+    table = after[start:start + next(i for i, line in enumerate(after[start:] + [""]) if not line.startswith("|"))]
+    out = {}
+    for line in table[2:]:
+        spark_cell, high = (c.strip() for c in line.strip("|").split("|"))
+        for name in re.findall(r"`([^`]+)`", spark_cell):
+            out[name] = high
+    return out
+
+
+def test_the_documented_type_table_is_what_the_engine_does():
+    from airflow_dq.engine.type_map import SPARK_TO_SPEC, spec_type
+
+    documented = documented_type_table()
+    assert set(documented) == set(SPARK_TYPES)  # the table and this test name the same types
+    assert {name: spec_type(dt) for name, (dt, _) in SPARK_TYPES.items()} == documented
+    # every type class the engine maps is in the table (a new mapping needs a docs row)
+    assert {cls for cls, _ in SPARK_TO_SPEC} <= {type(dt) for dt, _ in SPARK_TYPES.values()}
+    assert set(documented.values()) <= set(SCHEMA_TYPES)
+
+
 def test_every_spark_type_maps_to_a_high_level_type():
     from airflow_dq.engine.type_map import spec_type
+    from pyspark.ml.linalg import VectorUDT
 
     assert {f.name: spec_type(f.dataType) for f in ALL_TYPES.fields} == EXPECTED
     assert spec_type(T.VariantType()) == "union" and spec_type(T.NullType()) == "union"
+    assert spec_type(VectorUDT()) == spec_type(VectorUDT().sqlType()) == "struct"  # user-defined: its storage type
     assert set(EXPECTED.values()) | {"union"} <= set(SCHEMA_TYPES)
+
+
+def test_a_schema_assertion_over_every_representable_spark_type(spark):
+    """One column per type Spark can make here, char/varchar kept as such; exact_match with the documented
+    high-level types passes, `union` matches the variant and void columns only, and nothing is scanned."""
+    documented = documented_type_table()
+    made = {name: sql for name, (_, sql) in SPARK_TYPES.items() if sql}
+    columns = {name: "c_" + "".join(ch if ch.isalnum() else "_" for ch in name).strip("_") for name in made}
+    spark.conf.set("spark.sql.preserveCharVarcharTypeInfo", "true")
+    try:
+        spark.sql("SELECT " + ", ".join(f"{sql} AS {columns[n]}" for n, sql in made.items())) \
+            .createOrReplaceTempView("every_spark_type")
+        got = {f.name: f.dataType for f in spark.table("every_spark_type").schema.fields}
+        assert {n: type(got[columns[n]]) for n in made} == {n: type(SPARK_TYPES[n][0]) for n in made}
+        union_cols = [c for n, c in columns.items() if documented[n] == "union"]
+        text = "version: 1\nassertions:\n" + "".join([
+            _schema("exact", "exact_match", [(columns[n], documented[n]) for n in made]),
+            _schema("union_ok", "contains", [(c, "UNION") for c in union_cols]),
+            _schema("union_bad", "contains", [(columns["string"], "union"), (columns["map<…>"], "union")]),
+        ])
+        result = run_yaml(spark, text, {"t": "table:every_spark_type"}, run_id="schema-every-type")
+    finally:
+        spark.conf.unset("spark.sql.preserveCharVarcharTypeInfo")
+    res = by_name(result)
+    assert res["exact"].status == "pass", res["exact"].message
+    assert len(union_cols) == 2 and res["union_ok"].status == "pass", res["union_ok"].message
+    bad = res["union_bad"]
+    assert bad.status == "fail" and [(m["column"], m["actual"]) for m in bad.details["mistyped"]] == [
+        (columns["string"], "string"), (columns["map<…>"], "map")]
+    assert result.datasets[0]["spark_jobs"] == 0
 
 
 @pytest.mark.parametrize("name,high", [("INTEGER", "number"), ("Decimal(10, 2)", "number"), ("VARCHAR(20)", "string"),

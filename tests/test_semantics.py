@@ -152,6 +152,59 @@ def test_timestamps_compare_as_instants_and_offsetless_literals_are_utc(spark, f
     assert all(r.status == "pass" for r in res.values()), {n: (r.status, r.message) for n, r in res.items()}
 
 
+def test_yaml_dates_and_datetimes_are_utc_whatever_the_drivers_local_time_zone(spark, frame_source, monkeypatch):
+    """Unquoted YAML dates/datetimes are date/datetime objects, not text: an offset-less one is UTC, as the same
+    text is, also when the Python process running the engine has another local time zone."""
+    import time
+    from datetime import date
+
+    instant = datetime(2024, 3, 31, 1, 30, tzinfo=timezone.utc)
+    path = frame_source("local_tz", [(instant, instant.replace(tzinfo=None), date(2024, 3, 31))],
+                        "ts timestamp, ntz timestamp_ntz, d date")
+    text = _doc([_values("ts_naive", "ts", "{type: equal_to, value: 2024-03-31 01:30:00}"),
+                 _values("ts_in", "ts", "{type: in, value: [2024-03-31T03:30:00+02:00]}"),
+                 _values("ntz_naive", "ntz", "{type: equal_to, value: 2024-03-31 01:30:00}"),
+                 _values("ntz_offset", "ntz", "{type: equal_to, value: 2024-03-30T20:30:00-05:00}"),
+                 _values("d_date", "d", "{type: equal_to, value: 2024-03-31}")])
+    (a,) = load_spec_text(_doc([_values("x", "ts", "{type: equal_to, value: 2024-03-31 01:30:00}")]))
+    assert isinstance(a.condition.value, datetime) and a.condition.value.tzinfo is None
+    monkeypatch.setenv("TZ", "America/New_York")
+    time.tzset()
+    try:
+        res = by_name(run_yaml(spark, text, {"t": path}))
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+    assert {n: r.status for n, r in res.items()} == dict.fromkeys(res, "pass"), {n: r.message for n, r in res.items()}
+
+
+def test_timestamp_ntz_conditions_honour_an_offset_but_filters_follow_spark(spark, frame_source):
+    """A condition's value with an offset is converted to UTC wall-clock time for a timestamp_ntz column; a filter
+    is Spark SQL, whose cast of such text to timestamp_ntz drops the offset (docs/semantics.md)."""
+    path = frame_source("ntz", [(datetime(2024, 3, 31, 1, 30),), (datetime(2024, 3, 31, 3, 30),)], "ntz timestamp_ntz")
+    res = by_name(run_yaml(spark, _doc([
+        _values("condition", "ntz", "{type: equal_to, value: '2024-03-31T03:30:00+02:00'}",
+                "\n  filters: \"ntz = '2024-03-31 01:30:00'\""),
+        _values("filter", "ntz", "{type: equal_to, value: '2024-03-31 03:30:00'}",
+                "\n  filters: \"ntz = '2024-03-31T03:30:00+02:00'\""),
+    ]), {"t": path}))
+    for name in ("condition", "filter"):  # the condition picks the 01:30 row, the filter the 03:30 one
+        assert (res[name].status, res[name].failing_rows, res[name].total_rows) == ("pass", 0, 1), res[name].message
+
+
+def test_a_date_value_spark_cannot_read_is_an_error_and_the_others_conclude(spark, frame_source):
+    from datetime import date
+
+    path = frame_source("bad_date", [(date(2024, 1, 1),)], "d date")
+    res = by_name(run_yaml(spark, _doc([
+        _values("bad", "d", "{type: equal_to, value: 'soon'}"), _values("list", "d", "{type: in, value: [{a: 1}]}"),
+        _values("good", "d", "{type: equal_to, value: '2024-01-01'}"),
+    ]), {"t": path}))
+    assert res["good"].status == "pass"
+    assert res["bad"].status == "error" and "soon" in res["bad"].message, res["bad"].message
+    assert res["list"].status == "error" and "is not a date or timestamp" in res["list"].message
+
+
 def test_decimal_values_are_compared_as_written(spark, frame_source):
     path = frame_source("dec", [(Decimal("0.10"),), (Decimal("0.20"),), (Decimal("0.30"),)], "x decimal(10,2)")
     res = by_name(run_yaml(spark, _doc([

@@ -8,7 +8,10 @@ from airflow_dq.core.sources import Source
 from airflow_dq.engine.context import first_line
 from airflow_dq.engine.errors import NotEvaluable
 
-_DEFAULT_OPTIONS = {"csv": {"header": "true", "inferSchema": "true"}}
+# CSV: Spark's default ``nullValue`` is the empty string, which turns a quoted empty string ("") into NULL as well as
+# an empty field. With a marker no file holds (U+0000), an empty field is still NULL but "" stays the empty string,
+# as in Parquet, ORC and JSON (docs/semantics.md, "Sources"). A source's own options override these.
+_DEFAULT_OPTIONS = {"csv": {"header": "true", "inferSchema": "true", "nullValue": "\u0000"}}
 
 
 def load(spark: SparkSession, source: Source) -> DataFrame:

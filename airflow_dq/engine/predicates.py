@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import operator
+from datetime import date
 from decimal import Decimal, InvalidOperation
 
 from pyspark.sql import Column, SparkSession
@@ -39,7 +40,32 @@ def _literal(value, field: T.StructField, what: str):
         if isinstance(value, bool):
             return value
         raise NotEvaluable(f"{what}: {value!r} is not a boolean (column {field.name!r} is boolean)")
+    if isinstance(dt, (T.DateType, T.TimestampType, T.TimestampNTZType)):
+        return _temporal(value, field, what)
     return value
+
+
+def _temporal(value, field: T.StructField, what: str) -> Column:
+    """A date/timestamp value (ISO text, or a date/datetime as YAML builds it) as a literal of the column's type.
+
+    Spark casts the text in the session time zone, UTC (an offset-less value is UTC). A YAML datetime goes as its ISO
+    text, so it is read the same in-process and from the plan's JSON, whatever the driver's local time zone. On a
+    timestamp_ntz column a value with an offset is the instant's UTC wall-clock time (Spark's own cast would drop
+    the offset), as timestamp_ntz values are read as UTC (docs/semantics.md)."""
+    dt = field.dataType
+    if isinstance(value, date):  # datetime is a date too
+        text = value.isoformat()
+    elif isinstance(value, str) and value.strip():
+        text = value.strip()
+    else:
+        raise NotEvaluable(f"{what}: {value!r} is not a date or timestamp (column {field.name!r} is "
+                           f"{dt.simpleString()})")
+    lit = F.lit(text)
+    if isinstance(dt, T.DateType):
+        return lit.cast("date")
+    if isinstance(dt, T.TimestampType):
+        return lit.cast("timestamp")
+    return lit.cast("timestamp").cast("timestamp_ntz")
 
 
 def _length_bound(value, what: str) -> int:
