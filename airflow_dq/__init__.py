@@ -25,7 +25,8 @@ def get_provider_info() -> dict:
         "triggers": [
             {"integration-name": "Airflow DQ", "python-modules": ["airflow_dq.triggers.result"]},
         ],
-        "extra-links": ["airflow_dq.operators.links.DataQualityResultLink", "airflow_dq.operators.links.SparkUILink"],
+        "extra-links": ["airflow_dq.operators.links.DataQualityResultLink", "airflow_dq.operators.links.SparkUILink",
+                        "airflow_dq.report.link.DataQualityReportLink"],
         "hooks": [
             {"integration-name": "Airflow DQ", "python-modules": ["airflow_dq.hooks.spark_submit"]},
         ],

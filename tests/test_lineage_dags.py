@@ -24,10 +24,10 @@ EXAMPLE = ROOT / "dags_example" / "example_dq.py"
 FOUR = {"dataQualityAssertions", "dataQualityMetrics", "subset", "test"}
 
 
-def run_and_collect(dag_runner, ol_events, path, dag_id: str, task_id: str = "dq"):
-    """Run the DAG once; return (dag run, this run's events of the task, in order)."""
+def run_and_collect(dag_runner, ol_events, path, dag_id: str, task_id: str = "dq", **test_kwargs):
+    """Run the DAG once (``test_kwargs`` go to dag.test()); return (dag run, this run's events of the task)."""
     before = len(ol_events())
-    run = dag_runner(path, dag_id)
+    run = dag_runner(path, dag_id, **test_kwargs)
     job = f"{dag_id}.{task_id}"
 
     def done(events):
