@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pathlib
+import re
 
 import pytest
 
@@ -33,7 +34,9 @@ def test_warn_only_failures_succeed_with_a_marked_warning_in_the_log(dag_runner,
     summary = xcom_value(run, "dq")
     assert summary["outcome"] == "warn" and summary["by_severity"]["warn"]["fail"] == 1
     assert "DATA QUALITY WARNING: 1 warn-severity assertion(s) did not pass" in log
-    assert "amount_has_no_nulls" in log
+    # a compact results table: header, rule, one row per warn failure with actual and expected, then the totals
+    assert re.search(r"STATUS\s+SEV\s+ASSERTION\s+COLUMN\s+ACTUAL\s+EXPECTED", log)
+    assert re.search(r"FAIL\s+warn\s+amount_has_no_nulls\s+amount\s+4\s+== 0", log)
 
 
 def test_invalid_spec_fails_without_running_spark(dag_runner, capfd):

@@ -35,7 +35,11 @@ def test_fail_on_never_succeeds_reports_fail_and_emits_no_validated_event(dag_ru
     assert asset_events(run) == []  # failed data is never announced as validated
     report = rendered_fields(run, "dq")["quality_report"]
     assert report.startswith("## Data quality: FAIL")
-    assert "| FAIL | error | amount_has_no_nulls | amount | 4 | = 0 |" in report or "amount_has_no_nulls" in report
+    # the markdown table: header, then the failed error assertion first with its actual and expected values
+    assert "| status | severity | assertion | column | actual | expected |" in report
+    rows = [line for line in report.splitlines() if line.startswith("| ") and "---" not in line][1:]
+    assert rows[0] == "| FAIL | error | amount_has_no_nulls | amount | 4 | == 0 |", rows
+    assert rows[1].startswith("| PASS | error | rows_ok |"), rows
 
 
 def test_retry_on_failure_makes_data_failures_retryable(dag_runner):
